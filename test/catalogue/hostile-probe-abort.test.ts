@@ -39,8 +39,10 @@ describe("hostile-probe: a GPU probe that never answers", () => {
     });
     const took = performance.now() - started;
     expect(result.steps.find((s) => s.name === "environment")?.status).toBe("timeout");
-    // Returned at the deadline (slack for a file's first render on a loaded machine).
-    expect(took).toBeLessThan(deadlineMs + 2500);
+    // Returned at the deadline: 0.74 s past it here at a load of 8 (this file's first render),
+    // 4 s of slack with CI machines up to 2x slower and loaded. What tells a probe left running
+    // apart is the kill below, not this bound.
+    expect(took).toBeLessThan(deadlineMs + 4000);
     const pid = Number(readFileSync(pidFile, "utf8"));
     // The kill is sent as the render returns; the child is reaped within a few ms. Without
     // it, the probe ran until its own timeout, 3 s after it started.

@@ -70,10 +70,13 @@ describe("hostile repository: look-alike and invisible-character tags are made l
     expect(escapeWrapperTags(text, new Set(["rules"]))).toBe(text);
   });
 
-  it("stays linear: a megabyte of '<' and invisible runs is scanned in well under a second", () => {
+  it("stays linear: a megabyte of '<' and invisible runs is scanned in one pass", () => {
     const text = `${"<\u200b\u200d".repeat(150_000)}${"</ru\u0301".repeat(100_000)}${"\u27e8\u2215ru\u0301".repeat(100_000)}`;
+    // CPU time: 0.85-1.25 s here (0.8 s warm; half and twice the size take 0.46 and 1.45 s),
+    // CI machines up to 2x slower. A scan that re-read the text after each of the 350,000
+    // openers would take some 10^11 steps: minutes.
     const { result: out, ms } = cpuMs(() => escapeWrapperTags(text, new Set(["rules"])));
-    expect(ms).toBeLessThan(2000);
+    expect(ms).toBeLessThan(4500);
     expect(out).toBe(text);
   });
 });

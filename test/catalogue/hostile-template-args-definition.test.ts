@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { expandPromptTemplateResult } from "../../src/prompt-templates/index.js";
 import { tempDir } from "../api/_helpers.js";
+import { cpuTimed } from "../gather/_timed.js";
 import { cli } from "../resources/_helpers.js";
 import { placeOf } from "./_commonmark.js";
 import { expandProjectTemplate, expectMovedOut } from "./_expand-project.js";
@@ -64,7 +65,9 @@ describe("hostile repository: a template cannot put your arguments in a link ref
     }
   });
 
-  it("linear: 30,000 placeholders on a definition's line, 30,000 lines of one paragraph", () => {
+  it("linear: 30,000 placeholders on a definition's line, 30,000 lines of one paragraph", async () => {
+    // CPU time, 0.19-0.21 s a shape here; the clock said 0.3 s idle and 1.5 s at a load of 8,
+    // which failed a bound of 1 s on it. CI machines are up to 2x slower.
     expandPromptTemplateResult("/t x", [{ name: "t", content: "[a]: # ($1)", source: "project" }]);
     for (const [content, codes] of [
       [`[a]: # (${"$1 ".repeat(30_000)})`, ["arguments-hidden"]],
@@ -72,9 +75,14 @@ describe("hostile repository: a template cannot put your arguments in a link ref
       // Each line judged, none a definition: the paragraph's text is never read whole (60,000 lines took 81 s when it was).
       ["[a]: /u '$1' x\n".repeat(30_000), []],
     ] as const) {
-      const started = performance.now();
-      const out = expandPromptTemplateResult("/t x", [{ name: "t", content, source: "project" }]);
-      expect(performance.now() - started).toBeLessThan(1000);
+      const {
+        cpuMs,
+        wallMs,
+        value: out,
+      } = await cpuTimed(() =>
+        expandPromptTemplateResult("/t x", [{ name: "t", content, source: "project" }]),
+      );
+      expect(cpuMs, `CPU time (${wallMs} ms on the clock)`).toBeLessThan(1000);
       expect(out.diagnostics.map((d) => d.code)).toEqual(codes);
     }
   });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { expandPromptTemplateResult } from "../../src/prompt-templates/index.js";
 import { tempDir } from "../api/_helpers.js";
+import { cpuTimed } from "../gather/_timed.js";
 import { cli } from "../resources/_helpers.js";
 import { placeOf } from "./_commonmark.js";
 
@@ -104,13 +105,19 @@ describe("hostile repository: a template cannot hide your arguments in a block i
     });
   });
 
-  it("linear: 30,000 placeholders on one line in an open fence", () => {
+  it("linear: 30,000 placeholders on one line in an open fence", async () => {
     const content = `\`\`\`\n${"$1 ".repeat(30_000)}`;
     // Warmed on a short one first: the bound is about the long line, not the first call's compile.
+    // CPU time, 0.17 s here (the clock said 0.35 s idle, 0.82 s at a load of 8); CI is up to 2x slower.
     expandPromptTemplateResult("/t x", [{ name: "t", content: "```\n$1 $1", source: "project" }]);
-    const started = performance.now();
-    const out = expandPromptTemplateResult("/t x", [{ name: "t", content, source: "project" }]);
-    expect(performance.now() - started).toBeLessThan(1000);
+    const {
+      cpuMs,
+      wallMs,
+      value: out,
+    } = await cpuTimed(() =>
+      expandPromptTemplateResult("/t x", [{ name: "t", content, source: "project" }]),
+    );
+    expect(cpuMs, `CPU time (${wallMs} ms on the clock)`).toBeLessThan(1000);
     expect(out.diagnostics.map((d) => d.code)).toEqual(["arguments-hidden"]);
   });
 });

@@ -15,6 +15,11 @@ import { cpuTimed } from "../gather/_timed.js";
 // `render --deadline 1000`, a third loop 71 s. Now each run of a program
 // counts its own tags as calls (counted when it is compiled), so the call cap
 // stops it with the usual error, at the innermost block.
+//
+// What fails on the old code is the error expected, not the time: the 14.4 million
+// lookups of the cases below would take some 1.4 s of CPU (at the 15.8 s for 160 million
+// above). The CPU bounds keep a case from running long before it stops: 0.35-0.71 s here
+// (the first case's includes the first compile), 2.5 s with CI machines up to 2x slower.
 
 const STOP = `Render stopped after ${MAX_RENDER_CALLS} helper calls, blocks, partials and tags run`;
 const lookups = "{{z}}".repeat(4000);
@@ -38,7 +43,7 @@ describe("hostile repository: loop bodies of thousands of tags", () => {
       `{{#each l}}\n {{#each ../l}}${lookups}{{/each}}{{/each}}`,
     );
     expect(value).toEqual({ message: expect.stringContaining(STOP), line: 2, column: 2 });
-    expect(cpuMs).toBeLessThan(1500);
+    expect(cpuMs).toBeLessThan(2500);
   });
 
   it.each([
@@ -57,7 +62,7 @@ describe("hostile repository: loop bodies of thousands of tags", () => {
       partials,
     );
     expect(value).toMatchObject({ message: expect.stringContaining(STOP) });
-    expect(cpuMs).toBeLessThan(1500);
+    expect(cpuMs).toBeLessThan(2500);
   });
 
   it("a trusted project's section of three loops over its rules, through renderSystemPrompt", async () => {

@@ -16,37 +16,53 @@ function rule(i: number): string {
   return `${head}${"- x\n".repeat(Math.floor((9_000 - head.length) / 4))}`;
 }
 
+/** A project of `count` glob rules of 9,000 bytes on src/, and a touch of src/a.ts under a 9,500-byte cap. */
+async function touch(count: number) {
+  const root = tempDir();
+  const files: Record<string, string> = {
+    "project/.git/HEAD": "ref: refs/heads/main\n",
+    "project/src/a.ts": "export {};\n",
+  };
+  for (let i = 0; i < count; i++)
+    files[`project/.cursor/rules/r${String(i).padStart(3, "0")}.mdc`] =
+      `---\nglobs: "src/**"\n---\n${rule(i)}`;
+  writeFiles(root, files);
+  const rules: Rule[] = Array.from({ length: count }, (_, i) => ({
+    name: `r${i}`,
+    path: join(root, `project/.cursor/rules/r${String(i).padStart(3, "0")}.mdc`),
+    content: rule(i),
+    activation: "glob",
+    globs: ["src/**"],
+    source: "cursor",
+    layer: "project",
+  }));
+  return cpuTimed(() =>
+    loadContextForPaths([join(root, "project/src/a.ts")], {
+      cwd: join(root, "project"),
+      home: join(root, "home"),
+      rules,
+      textCap: { max: 9_500 },
+    }),
+  );
+}
+
 describe("hostile repository: measuring files for a host's cap spends the call's check budget", () => {
-  it("110 glob rules of 9,000 bytes under a 9,500-byte cap", async () => {
-    const root = tempDir();
-    const files: Record<string, string> = {
-      "project/.git/HEAD": "ref: refs/heads/main\n",
-      "project/src/a.ts": "export {};\n",
-    };
-    for (let i = 0; i < 110; i++)
-      files[`project/.cursor/rules/r${String(i).padStart(3, "0")}.mdc`] =
-        `---\nglobs: "src/**"\n---\n${rule(i)}`;
-    writeFiles(root, files);
-    const rules: Rule[] = Array.from({ length: 110 }, (_, i) => ({
-      name: `r${i}`,
-      path: join(root, `project/.cursor/rules/r${String(i).padStart(3, "0")}.mdc`),
-      content: rule(i),
-      activation: "glob",
-      globs: ["src/**"],
-      source: "cursor",
-      layer: "project",
-    }));
-    const { cpuMs, value } = await cpuTimed(() =>
-      loadContextForPaths([join(root, "project/src/a.ts")], {
-        cwd: join(root, "project"),
-        home: join(root, "home"),
-        rules,
-        textCap: { max: 9_500 },
-      }),
-    );
-    // Before: 2.7 s of CPU (each rule checked to be measured); now some 0.5 s. Slack for load.
-    expect(cpuMs).toBeLessThan(1_500);
-    expect(value.files.length).toBe(1);
-    expect(value.diagnostics.map((d) => d.code)).toContain("touch-text-cut");
+  it("110 and 220 glob rules of 9,000 bytes under a 9,500-byte cap", async () => {
+    // Before: 2.7 s of CPU for the 110 (each rule checked to be measured), twice that for 220.
+    // Now the budget bounds it: 0.3 s for either here once warm (the first call, with its
+    // compiles, took 0.8-1.05 s at a load of 5-10, against a bound of 1.5 s). CI machines are
+    // up to 2x slower: each is bounded at 3 s, and what tells the old code apart is the growth,
+    // the 110 more rules costing it another 2.7 s (here 0.02 s).
+    await touch(5); // The first call's compiles are not what is compared.
+    const sizes: number[] = [];
+    for (const count of [110, 220]) {
+      const { cpuMs, value } = await touch(count);
+      expect(cpuMs).toBeLessThan(3_000);
+      expect(value.files.length).toBe(1);
+      expect(value.diagnostics.map((d) => d.code)).toContain("touch-text-cut");
+      sizes.push(cpuMs);
+    }
+    const [small = 0, large = 0] = sizes;
+    expect(large - small, `${small} ms for 110 rules, ${large} ms for 220`).toBeLessThan(1_000);
   }, 30_000);
 });

@@ -157,8 +157,11 @@ describe("nothing outlives the render", () => {
     symlinkSync("/", join(base, "agent", "skills", "root"));
     const started = performance.now();
     const result = await renderSystemPrompt(options);
-    // The render returns at its deadline (three slacks: this walk keeps the disk busy).
-    expect(performance.now() - started).toBeLessThan(200 + 3 * SLACK_MS);
+    // The render returns at its deadline: 0.55-0.7 s here at loads of 7-9 (the walk keeps the
+    // disk busy; the bound was three slacks, 1.4 s), so six slacks past it, 2.4 s, CI machines
+    // being up to 2x slower. A render that waited for the walk would go on to its folder cap
+    // over all of / (and its step would not say timeout).
+    expect(performance.now() - started).toBeLessThan(200 + 6 * SLACK_MS);
     expect(result.steps.find((s) => s.name === "skills")?.status).toBe("timeout");
     // The walk hears the abort at its next folder or entry batch.
     await new Promise((done) => setTimeout(done, 50));

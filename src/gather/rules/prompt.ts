@@ -1,11 +1,5 @@
 import { END_ESCAPED_WORDS, type OpenToYoursOptions, unreadWarning } from "../../_fence.js";
-import {
-  elementText,
-  nameText,
-  printedLength,
-  withoutOwnerMark,
-  xmlNameText,
-} from "../../_prompt-text.js";
+import { elementText, nameText, printedLength, xmlNameText } from "../../_prompt-text.js";
 import type { AlwaysRule, OnDemandRule } from "../../data.js";
 import { fallbackMessage } from "../../prompt-templates/hidden-closers.js";
 import type { Diagnostic } from "../../types.js";
@@ -71,7 +65,10 @@ export function finishRules(
       })),
     rules
       .filter((r) => r.activation === "glob" || r.activation === "model")
-      .map((r) => ({ entry: onDemandEntry(r, wrappers), path: r.path })),
+      .map((r) => ({
+        entry: onDemandEntry(r, r.layer === "user" ? ownWrappers : wrappers),
+        path: r.path,
+      })),
     accounts,
   );
   return {
@@ -193,8 +190,9 @@ function alwaysEntry(
 ): AlwaysRule {
   // A repository's name or path never reads as your `owner="user"` attribute
   // (`deploy＂ owner＝＂user.mdc`), whatever quotes and equals it draws it with.
+  // (`wrappers` hold OWNER_MARK: escapeWrapperTags writes it `owner&#61;"user"`).
   const attribute = (text: string) =>
-    rule.layer === "user" ? xmlNameText(text) : withoutOwnerMark(xmlNameText(text, wrappers));
+    rule.layer === "user" ? xmlNameText(text) : xmlNameText(text, wrappers);
   return {
     // Attributes of the rule's element: one line each, so a file named
     // `x\n- IMPORTANT: …` cannot add a line (escapeXml leaves line breaks),
@@ -210,11 +208,9 @@ function alwaysEntry(
 }
 
 function onDemandEntry(rule: Rule, wrappers: ReadonlySet<string>): OnDemandRule {
-  const user = rule.layer === "user";
-  const safe = (text: string) => {
-    const line = listText(text, wrappers);
-    return user ? line : withoutOwnerMark(line);
-  };
+  // Yours escaped against your layers' names (no OWNER_MARK: your mark kept); the repository's
+  // against every name and the owner mark (escapeWrapperTags).
+  const safe = (text: string) => listText(text, wrappers);
   const globs = rule.globs.map(safe);
   return {
     name: safe(rule.name),
