@@ -14,6 +14,8 @@ const SLOW = [
   "test/catalogue/hostile-ignore-prefix-starstar.test.ts",
   // rev68b F1/F2: every regular expression literal of src/ on adversarial lines (11-26 s).
   "test/misc/regex-linear.test.ts",
+  // rev68e F1: parses commonmark's lib/ with TypeScript to pin its audited expressions (0.8 s).
+  "test/sections/commonmark-regex-audit.test.ts",
   // rev66d F5: five CLI renders, the first loads the CLI (3.1 s under load).
   "test/catalogue/hostile-output-other-home-dotnames.test.ts",
   // rev66d F6: five CLI renders refused, the first loads the CLI (3.3 s under load).
