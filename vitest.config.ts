@@ -14,6 +14,8 @@ const SLOW = [
   "test/catalogue/hostile-ignore-prefix-starstar.test.ts",
   // rev68b F1/F2: every regular expression literal of src/ on adversarial lines (11-26 s).
   "test/misc/regex-linear.test.ts",
+  // rev68e F1: parses commonmark's lib/ with TypeScript to pin its audited expressions (0.8 s).
+  "test/sections/commonmark-regex-audit.test.ts",
   // rev66d F5: five CLI renders, the first loads the CLI (3.1 s under load).
   "test/catalogue/hostile-output-other-home-dotnames.test.ts",
   // rev66d F6: five CLI renders refused, the first loads the CLI (3.3 s under load).
@@ -100,6 +102,8 @@ const SLOW = [
   "test/catalogue/hostile-tag-name-format-characters.test.ts",
   "test/catalogue/hostile-tag-name-vertical-tab.test.ts",
   "test/catalogue/hostile-owner-mark-references-no-semicolon.test.ts",
+  // rev69a F1: every Unicode 14 Latin name of one letter read twice, then an untrusted render (1-3 s).
+  "test/catalogue/hostile-letters-named.test.ts",
   "test/**/*scale*.test.ts",
   "test/properties/*.test.ts",
   "test/**/property.test.ts",

@@ -5,7 +5,7 @@ export type { AppendPart } from "../options.js";
 export { readTextOrPath } from "./text-or-path.js";
 
 import { join } from "node:path";
-import { closeOpenBlocksOnOwnLine, unreadWarning } from "../_fence.js";
+import { closeOpenBlocksOnOwnLine, END_ESCAPED_WORDS, unreadWarning } from "../_fence.js";
 import { toPosix } from "../_paths.js";
 import {
   ELEMENT_END,
@@ -193,7 +193,16 @@ export function printedParts(
         ? { shownPath: xmlNameText(toPosix(p.path), wrappers) }
         : {}),
       text: p.repository
-        ? elementText(p.text, wrappers, { onFallback: theirs(p) })
+        ? elementText(p.text, wrappers, {
+            onFallback: theirs(p),
+            onEscaped: () =>
+              warn?.({
+                level: "warning",
+                code: "append-markup-as-text",
+                message: END_ESCAPED_WORDS,
+                ...(p.path === undefined ? {} : { path: p.path }),
+              }),
+          })
         : closeOpenBlocksOnOwnLine(p.text, { unread: () => warn?.(unreadWarning(p.path)) }),
     })),
   );
