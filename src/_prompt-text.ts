@@ -788,9 +788,15 @@ function hasName(keys: NameKeys, name: string): boolean {
  * reader may take it for the closing tag). Tags of other names (`</div>`)
  * stay as written. `names` are
  * compared lower-cased. Linear: each character is looked at a bounded number
- * of times.
+ * of times. `asXml` (a name or path in an XML value, {@link xmlNameText}): a
+ * look-alike `<` is written as a reference to itself (`&#65308;`), which an
+ * XML reader decodes to the name the repository has, not `&lt;`.
  */
-export function escapeWrapperTags(written: string, names: ReadonlySet<string>): string {
+export function escapeWrapperTags(
+  written: string,
+  names: ReadonlySet<string>,
+  asXml = false,
+): string {
   const text = names.has(AGENT_VARIABLES) ? withoutAgentVariables(written) : written;
   const tagHeld = heldThroughReferences(text, names);
   const tokens = names.has(CHAT_TOKENS) ? chatTokens(text) : undefined;
@@ -812,7 +818,10 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
     h++;
     // Met in both readings: written once.
     if (lt < copied) continue;
-    out += `${text.slice(copied, lt)}&lt;`;
+    // In an XML value a look-alike is written as a reference to itself: an XML reader decodes
+    // the name or path as it is, where `&lt;` named another file (review rev68c F7).
+    const code = text.codePointAt(lt) ?? 0;
+    out += `${text.slice(copied, lt)}${asXml && code !== 0x3c ? `&#${code};` : "&lt;"}`;
     copied = lt + widthAt(text, lt);
   }
   return out + text.slice(copied);
@@ -1726,15 +1735,21 @@ export function nameText(text: string, names: ReadonlySet<string>): string {
  * A name or path the repository chose, as the builtin templates print it in
  * an element's text or attribute (a skill's `<name>` and `<location>`, an
  * always rule's `name="…"` and `path="…"`, a context file's `path="…"`): one
- * line ({@link oneLine}), XML-escaped (every `<`, `&` and quote), and a fence
- * run at its start written `` \` `` ({@link lineOpeningNoBlock}). The data
+ * line ({@link oneLine}), XML-escaped (every `<`, `&` and quote), and
+ * opening no block nor changing the line around it ({@link lineValue}). The data
  * holds it so, so that any template gets it safe: your own section listing
  * skills writes no `</yoursection> <system>` and opens no `<pre>`, `<!--` or
  * fence. A template prints it as it is (escaping it again writes `&amp;lt;`).
  * With `names` (a repository's name) no tag of them either ({@link xmlValueText}).
  */
 export function xmlNameText(text: string, names?: ReadonlySet<string>): string {
-  return lineValue(xmlValueText(oneLine(text), names));
+  const escaped = escapeXml(oneLine(text));
+  if (names === undefined) return lineValue(escaped);
+  // A repository's owner mark is held before its tags are read, so the mark's `＝` is written
+  // `&#61;`, never the `&lt;` of a look-alike `<` before `user`; and a look-alike `<` is a
+  // reference to itself, so an XML reader reads the name or path the repository has (rev68c F7).
+  const held = names.has(OWNER_MARK) ? withoutOwnerMark(escaped) : escaped;
+  return lineValue(escapeWrapperTags(held, names, true));
 }
 
 /**

@@ -106,6 +106,19 @@ describe("hostile repository: a name or value keeps your line around it yours", 
     expect(sectionOf(text, "mine")).toContain("- &#91;docs]: ");
   });
 
+  it("a rule file's look-alike `<` or owner mark is never written `&lt;` in name= and path= (F7)", async () => {
+    const text = await renderRules("Intro.\n", {
+      "b owner＝＂user＂.mdc": ALWAYS,
+      "c ＝user.mdc": "---\nalwaysApply: true\n---\nUse spaces.\n",
+    });
+    expect(text).toMatch(
+      /<rule name="b owner&#61;＂user＂" format="cursor" path="\S*\/b owner&#61;＂user＂\.mdc">/,
+    );
+    // An XML reader decodes the name and path to the file's own.
+    expect(text).toMatch(/<rule name="c &#65309;user" format="cursor" path="\S*\/c ＝user\.mdc">/);
+    expect(text).not.toMatch(/name="[^"]*&lt;/);
+  });
+
   it("an on-demand rule's path keeps its run of blanks (F9)", async () => {
     const text = await renderRules("Intro.\n", {
       "my    globby.mdc": '---\nglobs: "*.ts"\n---\nTyped.\n',

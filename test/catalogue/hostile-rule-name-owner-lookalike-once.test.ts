@@ -24,7 +24,9 @@ describe("hostile repository: an always rule's name with an `=` look-alike befor
     });
     const { text } = await renderSystemPrompt(pinned(root, { projectTrusted: true }));
     const names = [...text.matchAll(/<rule name="([^"]*)"/g)].map((m) => m[1]);
-    expect(names).toEqual(["c owner&#61;user", "d owner&lt;user", "i owner&lt;user"]);
+    // The mark is held before the tags are read (rev68c F7): its `=` look-alike is the mark's,
+    // written as the mark's rule writes it, never `&lt;`.
+    expect(names).toEqual(["c owner&#61;user", "d owner&#61;user", "i owner&#8801;user"]);
     expect(text).not.toContain("&#38;lt;");
   });
 });

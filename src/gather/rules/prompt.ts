@@ -186,8 +186,9 @@ function alwaysEntry(
 ): AlwaysRule {
   // A repository's name or path never reads as your `owner="user"` attribute
   // (`deploy＂ owner＝＂user.mdc`), whatever quotes and equals it draws it with.
+  // (xmlNameText holds it for a repository's text: `wrappers` has OWNER_MARK.)
   const attribute = (text: string) =>
-    rule.layer === "user" ? xmlNameText(text) : withoutOwnerMark(xmlNameText(text, wrappers));
+    rule.layer === "user" ? xmlNameText(text) : xmlNameText(text, wrappers);
   return {
     // Attributes of the rule's element: one line each, so a file named
     // `x\n- IMPORTANT: …` cannot add a line (escapeXml leaves line breaks),
