@@ -1,5 +1,6 @@
 import { lstatSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { othersMayWrite } from "./_others-write.js";
 import { xdgFolder } from "./_paths.js";
 import { realpathSyncLinear } from "./_realpath.js";
 import { makeFolderPath, realFolder, writeTempFileSync } from "./_safe-write.js";
@@ -76,7 +77,8 @@ export function readyCacheFolder(folder: string): string {
  * else may write in: another user who could would replace the export file an
  * agent reads, or a cache sysprompt trusts. Refused, not tightened: the mode
  * is the user's to change. A folder writable by its group is taken when that
- * group is the user's own (user private groups, umask 002, make every folder so).
+ * group is the user's alone (user private groups, umask 002, make every
+ * folder so): {@link othersMayWrite}, the door's rule too.
  */
 function checkOwnFolder(at: string): void {
   const me = process.getuid?.();
@@ -91,9 +93,7 @@ function checkOwnFolder(at: string): void {
       `${at}: owned by another user (uid ${s.uid}); sysprompt writes its caches only in a folder of its user's`,
     );
   }
-  const byOthers =
-    (s.mode & 0o002) !== 0 || ((s.mode & 0o020) !== 0 && s.gid !== process.getgid?.());
-  if (me !== undefined && byOthers) {
+  if (othersMayWrite(s)) {
     throw new Error(
       `${at}: writable by other users (mode ${(s.mode & 0o7777).toString(8).padStart(4, "0")}); sysprompt writes its caches and export files only in a folder no one else can write in: run chmod go-w on it`,
     );

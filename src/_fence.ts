@@ -625,23 +625,46 @@ export function closeOpenBlocksOnOwnLine(text: string, options?: HiddenRunsOptio
 }
 
 /**
- * The warning for a text of yours {@link closeOpenBlocksOnOwnLine} kept as you
- * wrote it: more HTML than one reading takes (a MiB, 20,000 `<`, 40,000
- * elements), or closers the check did not confirm, so an element it leaves
- * open at its end is not closed. `path`: the file, when it is one.
+ * What makes the check of a text give up, as {@link unreadWarning} says it:
+ * the check renders the text whole (512 KiB at most, `MAX_VERIFIED_CHARS`),
+ * its reading takes 20,000 `<` and 40,000 elements, and the renderer's work
+ * is metered (`commonmarkWork`, `commonmarkHtml`). Before, the warning named
+ * a MiB and the reading's bounds only (rev68e F5).
  */
-export function unreadWarning(path: string | undefined): Diagnostic {
+const UNREAD_BOUNDS = `over 512 KiB with a "<", 20,000 "<", 40,000 elements, or more work for the Markdown renderer than sysprompt allows, such as a long paragraph dense with code spans, links or emphasis`;
+
+/**
+ * The warning for a text of yours {@link closeOpenBlocksOnOwnLine} kept as you
+ * wrote it: more than the check reads ({@link UNREAD_BOUNDS}), or closers the
+ * check did not confirm, so an element it leaves open at its end is not
+ * closed. `path`: the file, when it is one. `printed`: given for the render of
+ * a template of yours (`SYSTEM_TEMPLATE.md`) that reads as closed on its own,
+ * the repository's texts found in the render (none found: its data and
+ * partials), so the warning names what the check gave up on, not your file
+ * (rev68e F5: a repository's AGENTS.md of 60 KB of code spans, printed by
+ * your template, made it "more HTML than sysprompt reads (over 1 MiB …)").
+ */
+export function unreadWarning(path: string | undefined, printed?: readonly string[]): Diagnostic {
+  const what = `your ${path === undefined ? "appended text" : "file"}`;
+  const cause =
+    printed === undefined
+      ? `${what} is more than sysprompt's HTML check reads (${UNREAD_BOUNDS}), or leaves open at its end an element it cannot close: printed as you wrote it, markup and all`
+      : `${what} reads as closed on its own, but rendered with ${printed.length > 0 ? `the repository's ${printed.join(", ")}` : "the data and partials"} it prints, it is more than sysprompt's HTML check reads (${UNREAD_BOUNDS}): printed as rendered, markup and all`;
   return {
     level: "warning",
     code: "user-text-unread",
-    message: `your ${path === undefined ? "appended text" : "file"} is more HTML than sysprompt reads (over 1 MiB, 20,000 "<" or 40,000 elements), or leaves open at its end an element it cannot close: printed as you wrote it, markup and all; an element it leaves open (<div hidden>, <template>) would hide the sections after it`,
+    message: `${cause}; an element it leaves open (<div hidden>, <template>) would hide the sections after it`,
     ...(path === undefined ? {} : { path }),
   };
 }
 
-/** A link reference definition to its title's opening quote: `[label]: destination "`. Sticky. */
+/**
+ * A link reference definition to its title's opening quote: `[label]: destination "`. Sticky.
+ * Blanks, a line break, blanks: `[ \t]*(?:\n[ \t]*)?`, never `[ \t]*\n?[ \t]*`, which splits one
+ * run of blanks every way when the match fails (quadratic; review rev68b F1's class).
+ */
 const LINK_DEFINITION_TITLE =
-  / {0,3}\[(?:[^\]\\]|\\.)*\]:[ \t]*\n?[ \t]*(?:<[^>\n]*>|[^\s<]+)[ \t]*\n?[ \t]*(?<=\s)(["'(])/y;
+  / {0,3}\[(?:[^\]\\]|\\.)*\]:[ \t]*(?:\n[ \t]*)?(?:<[^>\n]*>|[^\s<]+)[ \t]*(?:\n[ \t]*)?(?<=\s)(["'(])/y;
 
 /**
  * True when `text`'s last paragraph (after its last blank line) ends inside

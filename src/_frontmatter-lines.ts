@@ -7,8 +7,12 @@
 
 /** A top-level `key: value` line. */
 export const KEY_LINE = /^([A-Za-z_][\w-]*)[ \t]*:(.*)$/;
-/** An indented `- item` line. */
-export const ITEM_LINE = /^[ \t]+-[ \t]*(.*)$/;
+/**
+ * An indented `- item` line. The item starts at a character no blank can
+ * take, so a U+2028 that stops the match costs one pass, not one per blank
+ * (`-[ \t]*(.*)$` was quadratic; review rev68b F2).
+ */
+export const ITEM_LINE = /^[ \t]+-[ \t]*([^ \t\n\r\u2028\u2029][^\n\r\u2028\u2029]*)?$/;
 
 /** `key: value` lines, values unquoted; an empty value followed by `- item` lines is a list. */
 export function readKeyValueLines(lines: readonly string[]): Record<string, unknown> {

@@ -212,18 +212,25 @@ export function addGitignore(
   let weighed = 0;
   const folder = ignoreBytes(base);
   for (const pattern of patterns.slice(0, room)) {
-    const bounded = boundedPattern(rebasePattern(pattern.text, folder));
-    if (bounded === undefined) {
+    // One line may be several patterns as `ignore` reads them (see asGitMatches); any refused refuses the line.
+    const alternatives = asGitMatches(pattern.text);
+    const bounded: string[] = [];
+    for (const alternative of alternatives) {
+      const one = boundedPattern(rebasePattern(alternative, folder));
+      if (one === undefined) break;
+      bounded.push(one);
+    }
+    if (bounded.length < alternatives.length) {
       refused++;
       line = Math.min(line ?? pattern.line, pattern.line);
     } else if (budget) {
       // Past the walk's weight, this pattern and the file's others are cut.
-      const weight = patternWeight(bounded);
+      const weight = bounded.reduce((sum, one) => sum + patternWeight(one), 0);
       if (weight > budget.weightLeft) break;
       budget.weightLeft -= weight;
-      rebased.push(bounded);
+      rebased.push(...bounded);
     } else {
-      rebased.push(bounded);
+      rebased.push(...bounded);
     }
     weighed++;
   }
@@ -354,6 +361,114 @@ function tailRegex(patterns: readonly string[]): RegExp | null {
   }
   // Case-sensitive, as `own` is (newIgnore(false)): the shortcut may pass over only what `own` would.
   return new RegExp(`^(?:${sources.join("|")})$`);
+}
+
+/** What ends git's literal prefix of a pattern (`simple_length` in dir.c: `*`, `?`, `[`, `\\`). */
+const GLOB_SPECIAL = /[*?[\\]/;
+/** A `**` that starts a segment, before an escaped slash: it crosses folders, but never matches nothing. */
+const STARS_ESCAPED_SLASH = /(^|\/)\*\*\\\//g;
+
+/**
+ * The patterns, as `ignore` (and git's documentation) reads them, that
+ * together match what git matches with the ignore-file line `pattern`. They
+ * differ where a `**` directly follows a pattern's leading literal text in
+ * the same segment (`conf**\/secrets.yml`, `/a/b**`): git's `match_pathname`
+ * (dir.c) compares the literal text before the first wildcard (`conf`) on
+ * its own and hands only the rest (`**\/secrets.yml`) to wildmatch, where a
+ * `**` at the start followed by `/` or the end crosses folders. So git
+ * matches `config/local/secrets.yml`, `conf/a/secrets.yml` and
+ * `confsecrets.yml` where the documented rule ("other consecutive asterisks
+ * are regular asterisks") reads `conf*\/secrets.yml` (review rev68a F2).
+ * Such a line is written as the three patterns `/confsecrets.yml`,
+ * `/conf*\/secrets.yml` and `/conf*\/**\/secrets.yml`, each anchored as the
+ * line is (it holds a slash). An escaped slash inside a line (`a\/**`) is a
+ * slash to wildmatch, which `ignore` does not read so: it is written as one,
+ * save after a `**` that starts a segment, which there crosses folders but
+ * never matches nothing (`**\\/x` is `*\/**\/x`). A line without a slash is
+ * matched against a name, where git's `**` is a `*`.
+ */
+export function asGitMatches(pattern: string): string[] {
+  const negated = pattern.startsWith("!");
+  let body = negated ? pattern.slice(1) : pattern;
+  const folderOnly = body.endsWith("/");
+  if (folderOnly) body = body.slice(0, -1);
+  if (!body.includes("/")) return [pattern];
+  const lead = body.startsWith("/") ? 1 : 0;
+  const special = body.slice(lead).search(GLOB_SPECIAL);
+  const prefix = body.slice(lead, lead + special);
+  const crossing = special > 0 && !prefix.endsWith("/") && body.startsWith("**", lead + special);
+  if (!crossing && !body.includes("\\/", 1)) return [pattern];
+  const bodies = crossing
+    ? starsAtStart(prefix, body.slice(lead + special)).map((one) => `/${one}`)
+    : [body];
+  const bang = negated ? "!" : "";
+  const end = folderOnly ? "/" : "";
+  return bodies.map((one) => `${bang}${slashesUnescaped(one)}${end}`);
+}
+
+/**
+ * `body` (a pattern with neither `!` nor a trailing `/`) with each escaped
+ * slash outside a class written as a slash, as wildmatch matches it; one at
+ * its start (a path never starts with `/`, so the line matches nothing) is
+ * kept, as `ignore` then matches nothing either.
+ */
+function slashesUnescaped(body: string): string {
+  const crossed = body.replace(STARS_ESCAPED_SLASH, "$1*/**/");
+  let out = "";
+  for (let i = 0; i < crossed.length; i++) {
+    const c = crossed.charAt(i);
+    if (c === "\\") {
+      const next = crossed.charAt(i + 1);
+      out += next === "/" && i > 0 ? "/" : c + next;
+      i++;
+    } else if (c === "[") {
+      const close = classEnd(crossed, i);
+      out += crossed.slice(i, close);
+      i = close - 1;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+/** Where the class that opens at `open` in `pattern` ends (past its `]`), as wildmatch reads it; `open + 1` when it is unclosed. */
+function classEnd(pattern: string, open: number): number {
+  let i = open + 1;
+  if (pattern.charAt(i) === "!" || pattern.charAt(i) === "^") i++;
+  if (pattern.charAt(i) === "]") i++;
+  for (; i < pattern.length; i++) {
+    const c = pattern.charAt(i);
+    if (c === "]") return i + 1;
+    if (c === "\\") i++;
+  }
+  return open + 1;
+}
+
+/**
+ * What git's wildmatch matches with `rest` (a pattern that starts with `**`)
+ * at the start of its text, after the literal `prefix` (no wildcard, not
+ * ending in `/`), as patterns of the documented syntax. A `**` at the start
+ * of wildmatch's pattern, followed by `/` (or `\\/`) or the end, matches any
+ * text, slashes too; before `/` it may also match nothing, slash included
+ * (`**\/x` matches `x`), which starts wildmatch again after the slash (so a
+ * `**` there is at the start again). Any other `**` is a `*`. A path never
+ * holds `//` nor ends in `/`, so a text after `**\/` that is empty or starts
+ * with a slash is only matched by skipping.
+ */
+function starsAtStart(prefix: string, rest: string): string[] {
+  const after = rest.slice(2);
+  if (after === "") return [`${prefix}*`, `${prefix}*/**`];
+  const skips = after.startsWith("/");
+  if (!skips && !after.startsWith("\\/")) return [prefix + rest];
+  let tail = after.slice(skips ? 1 : 2);
+  // `**\/**\/x` at the start matches what `**\/x` does: a run is one, so a line makes at most four patterns.
+  while (skips && tail.startsWith("**/")) tail = tail.slice(3);
+  const out = !skips ? [] : tail.startsWith("**") ? starsAtStart(prefix, tail) : [prefix + tail];
+  if (tail !== "" && !tail.startsWith("/") && !tail.startsWith("\\/")) {
+    out.push(`${prefix}*/${tail}`, `${prefix}*/**/${tail}`);
+  }
+  return out;
 }
 
 /**

@@ -260,6 +260,8 @@ function statIfAny(path: string, follow: boolean): Promise<fs.Stats | undefined>
 /** Who owns an entry and its permission bits: what an owner test asks of it. */
 export interface Owner {
   uid: number;
+  /** Its group: who besides its owner may write it when its mode lets the group. */
+  gid: number;
   mode: number;
   /** The entry's device and inode, when the look-up gave them: whether a later look-up met the same entry. */
   dev?: number;
@@ -268,7 +270,7 @@ export interface Owner {
 
 /** The owner and permission bits of `stats`, as {@link ownerOrMissing} notes them. */
 export function ownerText(stats: fs.Stats): string {
-  return `${stats.uid}:${stats.mode & 0o7777}`;
+  return `${stats.uid}:${stats.gid}:${stats.mode & 0o7777}`;
 }
 
 /**
@@ -281,12 +283,12 @@ export function ownerOrMissing(path: string, follow: boolean): Promise<Owner | u
   const now = () =>
     promptly(() => {
       const stats = call(path, { throwIfNoEntry: false });
-      return stats && { uid: stats.uid, mode: stats.mode & 0o7777 };
+      return stats && { uid: stats.uid, gid: stats.gid, mode: stats.mode & 0o7777 };
     });
   const recorder = currentRecorder();
   if (!recorder) return now();
   return observed(recorder, follow ? "stat-owner" : "lstat-owner", path, now, (owner) =>
-    owner === undefined ? { error: "ENOENT" } : { text: `${owner.uid}:${owner.mode}` },
+    owner === undefined ? { error: "ENOENT" } : { text: `${owner.uid}:${owner.gid}:${owner.mode}` },
   );
 }
 
@@ -302,8 +304,14 @@ export function ownerOrMissingSync(path: string, follow: boolean): Owner | undef
   let owner: Owner | undefined;
   try {
     const stats = call(path, { throwIfNoEntry: false });
-    owner = stats && { uid: stats.uid, mode: stats.mode & 0o7777, dev: stats.dev, ino: stats.ino };
-    seen = owner ? { text: `${owner.uid}:${owner.mode}` } : { error: "ENOENT" };
+    owner = stats && {
+      uid: stats.uid,
+      gid: stats.gid,
+      mode: stats.mode & 0o7777,
+      dev: stats.dev,
+      ino: stats.ino,
+    };
+    seen = owner ? { text: `${owner.uid}:${owner.gid}:${owner.mode}` } : { error: "ENOENT" };
   } catch (error) {
     seen = { error: errorCode(error) };
   }

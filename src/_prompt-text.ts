@@ -11,6 +11,7 @@ import {
   firstLineNoUnderline,
   lastLineOpenToYours,
 } from "./_fence.js";
+import { LATIN_LETTERS } from "./_latin-letters.js";
 import { valueWithoutLinkDefinitions, withoutLinkDefinitions } from "./_link-definitions.js";
 import { isHidden, unitEscapes } from "./_text.js";
 import type { HiddenRunsOptions } from "./prompt-templates/hidden-closers.js";
@@ -95,21 +96,31 @@ export type PrintedAs = "line" | "xml-line" | "xml" | "element";
  * `{` at its start as the `\{` {@link withoutAgentVariables} may write.
  */
 export function printedLength(text: string, as: PrintedAs): number {
-  if (as === "line") return Buffer.byteLength(oneLine(text));
+  if (as === "line") {
+    const line = oneLine(text);
+    return Buffer.byteLength(line) + markBytes(line);
+  }
   if (as === "xml-line" || as === "xml") {
     // Each look-alike opener counted as the `&lt;` {@link xmlValueText} may write for it.
     const escaped = escapeXml(as === "xml" ? text : oneLine(text));
-    return Buffer.byteLength(escaped) + openerGrowth(escaped, 0, escaped.length);
+    return (
+      Buffer.byteLength(escaped) + openerGrowth(escaped, 0, escaped.length) + markBytes(escaped)
+    );
   }
-  let marks = 0;
-  for (const bytes of ownerMarkGrowth(text).values()) marks += bytes;
   return (
     Buffer.byteLength(text) +
     openerGrowth(text, 0, text.length) +
     leadingBrace(text) +
     tokenBrackets(text).length +
-    marks
+    markBytes(text)
   );
+}
+
+/** The bytes the owner mark's references add to a repository's `text` ({@link withoutOwnerMark}). */
+function markBytes(text: string): number {
+  let marks = 0;
+  for (const bytes of ownerMarkGrowth(text).values()) marks += bytes;
+  return marks;
 }
 
 const XML_ENTITIES: Record<string, string> = {
@@ -294,7 +305,7 @@ function tagNameChar(code: number): string | undefined {
 
 /**
  * Letters of other scripts drawn as a Latin one (Cyrillic, Greek, Armenian,
- * Latin small capitals, Lisu, Cherokee, Deseret), by the Latin letter a reader
+ * Lisu, Cherokee, Deseret), by the Latin letter a reader
  * takes them for (a hand list: scripts not in it, Osage, Warang Citi, Coptic,
  * Canadian syllabics, are read as letters of their own),
  * and the dashes drawn as `-`: `</rulеs>` with a Cyrillic `е` reads as
@@ -306,22 +317,21 @@ const LOOK_ALIKE_LETTERS: ReadonlyMap<number, string> = new Map(
     ["АВЕЅІЈКМНОРСТХУԚԜӀ", "abesijkmhopctxyqwl"],
     ["οικνρυ", "oikvpu"],
     ["ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "abezhikmnoptyx"],
-    ["ıɡ", "ig"],
     // The Latin letter dental click, drawn as `l`.
     ["ǀ", "l"],
     ["εц", "eu"],
-    // Armenian, Latin small capitals and Lisu capitals drawn as Latin letters.
+    // Armenian and Lisu capitals drawn as Latin letters (Latin's own: LATIN_LETTERS).
     ["օսհոցզ", "ouhngq"],
-    ["ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnoprstuvwyz"],
     ["ꓮꓐꓚꓓꓰꓝꓖꓧꓲꓙꓗꓡꓟꓠꓳꓑꓣꓢꓔꓴꓦꓪꓫꓬꓜ", "abcdefghijklmnoprstuvwxyz"],
     // Cherokee capitals and small letters, Deseret, and Latin letters drawn as another Latin
     // one: each whose confusables.txt (Unicode 14.0) prototype is one ASCII letter and which
-    // reads as none otherwise (review rev64f F7: `<ᏚᎩᏚᎢᎬᎷ>`, `</uꮪer_instructions>`, `<ƽystem>`).
+    // reads as none otherwise (review rev64f F7: `<ᏚᎩᏚᎢᎬᎷ>`, `</uꮪer_instructions>`, `<ƽystem>`);
+    // a Latin letter whose Unicode name says which letter it is drawn as is in LATIN_LETTERS.
     ["ᎪᏏᏴꮯᏟᏧᎠᎬᏀᏳᏂᎻꭵᎥᎫᏦᏞᎷᏢꮁᎡᏒꮪᏕᏚᎢꮩᏙꮃᎳᏔᎩᎽꮓᏃ", "abbccddegghhiijklmprrrssstvvwwwyyzz"],
     // Cherokee `Ꮜ` (SA), drawn as `U`, is not in confusables.txt: added by hand.
     ["Ꮜ", "u"],
     ["𐐽𐐕𐐛𐐬𐐄𐑈𐐠", "cclooss"],
-    ["ɑƄꞴꬲꬵꞙẝꞘᶃƍɩꞲƖᴑꬽꭇꭈƽꞟꭎꭒʋɯꞳɣᶌỿꭚ", "abbeffffggijloorrsuuuuwxyyyy"],
+    ["ɑƄꞴẝƍɩƖᴑꭇꭈƽꞟʋɯꞳɣᶌ", "abbfgilorrsuuwxyy"],
     // Hyphens, dashes and the minus drawn as `-`; the modifier low macron as `_`.
     ["\u2010\u2011\u2012\u2013\u2043\u2212\u02d7\u02cd", "-------_"],
     // Drawn as `_` too: the lower one eighth block, the double low line, the undertie
@@ -336,8 +346,8 @@ const LOOK_ALIKE_LETTERS: ReadonlyMap<number, string> = new Map(
  * The symbols drawn as a Latin letter that have no compatibility form (NFKC):
  * the negative circled `🅡` (U+1F150–U+1F169) and negative squared `🆁`
  * (U+1F170–U+1F189) capitals and the regional indicators `🇷` (U+1F1E6–U+1F1FF),
- * each block A to Z; and the crossed negative squared `🆊` (P), the squared
- * small `🆥` (d) and the small capital `ꞯ` (q). A model reads `</🅡🅤🅛🅔🅢>` as
+ * each block A to Z; and the crossed negative squared `🆊` (P) and the squared
+ * small `🆥` (d). A model reads `</🅡🅤🅛🅔🅢>` as
  * `</rules>` (review rev61c F5).
  */
 function drawnLetter(code: number): string | undefined {
@@ -349,7 +359,6 @@ function drawnLetter(code: number): string | undefined {
 const DRAWN_LETTERS: ReadonlyMap<number, string> = new Map([
   [0x1f18a, "p"],
   [0x1f1a5, "d"],
-  [0xa7af, "q"],
 ]);
 
 /** A name of ASCII characters {@link isNameCode} takes. */
@@ -359,8 +368,15 @@ const ASCII_NAME = /^[A-Za-z0-9_.:-]+$/;
  * The ASCII name characters a non-ASCII code point reads as, or undefined:
  * one whose compatibility form (NFKC) is one (fullwidth `ｒ`, mathematical
  * `𝐫`, the long `ſ`, the Kelvin sign), or a look-alike letter
- * ({@link LOOK_ALIKE_LETTERS}), or a tag character ({@link tagNameChar}).
- * So `</ｒｕｌｅｓ>` is `</rules>`.
+ * ({@link LOOK_ALIKE_LETTERS}), or a Latin letter drawn as an ASCII one with
+ * a stroke, hook, bar, curl or tail, or as its small capital
+ * ({@link LATIN_LETTERS}, from Unicode's names: `ł` `ŧ` `ʈ` `ɵ` `ø` `ᴛ`), or a tag
+ * character ({@link tagNameChar}). So `</ｒｕｌｅｓ>` and `</rułes>` are
+ * `</rules>`; and as the owner mark reads letters through here
+ * ({@link markPiece}), `øwner="user"` is the mark (review rev68f F3: each
+ * of those letters, with no decomposition and not in confusables.txt, was
+ * read as a letter of its own, so every element, `<user_instructions path=…>`
+ * and the mark could be spelled with one of them and printed raw).
  */
 function nameCharsOf(code: number): string | undefined {
   return cached(NAME_CHARS, code, readNameChars);
@@ -370,7 +386,7 @@ function readNameChars(code: number): string | undefined {
   const tagged = tagNameChar(code);
   if (tagged !== undefined) return tagged;
   if (DASHES.test(String.fromCodePoint(code))) return "-";
-  const letter = LOOK_ALIKE_LETTERS.get(code) ?? drawnLetter(code);
+  const letter = LOOK_ALIKE_LETTERS.get(code) ?? LATIN_LETTERS.get(code) ?? drawnLetter(code);
   if (letter !== undefined) return letter;
   const compatible = String.fromCodePoint(code).normalize("NFKC");
   if (ASCII_NAME.test(compatible)) return compatible;
@@ -788,16 +804,23 @@ function hasName(keys: NameKeys, name: string): boolean {
  * reader may take it for the closing tag). Tags of other names (`</div>`)
  * stay as written. `names` are
  * compared lower-cased. Linear: each character is looked at a bounded number
- * of times. `asXml` (a name or path in an XML value, {@link xmlNameText}): a
- * look-alike `<` is written as a reference to itself (`&#65308;`), which an
- * XML reader decodes to the name the repository has, not `&lt;`.
+ * of times. With {@link OWNER_MARK} among `names` (a repository's text) the
+ * owner mark is made literal too ({@link withoutOwnerMark}), here where every
+ * reader of a repository's text passes: a file ({@link elementText}), a name
+ * or path ({@link nameText}, {@link xmlNameText}), a value ({@link valueText}),
+ * a tree's lines the budget draws again. `asXml` (a name or path in an XML
+ * value, {@link xmlNameText}): a look-alike `<` is written as a reference to
+ * itself (`&#65308;`), which an XML reader decodes to the name the repository
+ * has, not `&lt;`.
  */
 export function escapeWrapperTags(
   written: string,
   names: ReadonlySet<string>,
   asXml = false,
 ): string {
-  const text = names.has(AGENT_VARIABLES) ? withoutAgentVariables(written) : written;
+  const free = names.has(AGENT_VARIABLES) ? withoutAgentVariables(written) : written;
+  // A repository's text, whatever reads it (a file, a name, a path, a value): no owner mark.
+  const text = names.has(OWNER_MARK) ? withoutOwnerMark(free) : free;
   const tagHeld = heldThroughReferences(text, names);
   const tokens = names.has(CHAT_TOKENS) ? chatTokens(text) : undefined;
   const held = tokens ? mergedPlaces(tagHeld, tokens.openers) : tagHeld;
@@ -877,7 +900,8 @@ function sortedOnce(places: number[]): number[] {
  * that a `|` or a fullwidth `｜` follows, invisible code points read past
  * (`<|im_start|>` of ChatML, `<|start_header_id|>` and `<|eot_id|>` of
  * Llama 3, `<|user|>`, `<|channel|>` of harmony, DeepSeek's `<｜User｜>`),
- * both of Llama 2's `<<SYS>>` and `<</SYS>>` (any case), and the `<` of
+ * both of Llama 2's `<<SYS>>` and `<</SYS>>` (any case), both of its
+ * `</s><s>` and the `<s>` before `[INST]` ({@link LLAMA_TURNS}), and the `<` of
  * each numbered token ({@link NUMBERED_TOKENS}); `brackets`, the last
  * bracket of each bracket token ({@link BRACKET_TOKENS}). Linear.
  */
@@ -901,6 +925,11 @@ function chatTokensIn(
   }
   if (withOpeners && text.includes("<")) {
     for (const m of text.matchAll(LLAMA_SYSTEM)) openers.push(m.index, m.index + 1);
+    for (const m of text.matchAll(LLAMA_TURNS)) {
+      openers.push(m.index);
+      // `</s>` then `<s>`: the `<` of each.
+      if (m[1] !== undefined) openers.push(m.index + 4 + m[1].length);
+    }
     for (const m of text.matchAll(NUMBERED_TOKENS)) openers.push(m.index);
     openers.sort((a, b) => a - b);
   }
@@ -931,6 +960,17 @@ function namesToken(text: string, from: number): boolean {
 
 /** Llama 2's system block's tags, `<<SYS>>` and `<</SYS>>`. */
 const LLAMA_SYSTEM = /<<\/?SYS>>/gi;
+
+/**
+ * Llama 2's turn between its end and start of sequence, as its tokenizer has them (lower case): `</s>`
+ * then `<s>` (blanks between them allowed; group 1), and `<s>` before
+ * `[INST]`. Its chat template writes a turn `… </s><s>[INST] …`, and a
+ * server that parses special tokens reads them as EOS and BOS. Alone,
+ * `<s>…</s>` is HTML's strikethrough, common in a README (`<s>old</s> new`),
+ * and is left as written: only the pair, or `<s>` before the turn's
+ * `[INST]`, is the template's (review rev68f F6).
+ */
+const LLAMA_TURNS = /<\/s>(\s*)(?=<s>)|<s>(?=\s*\[\/?INST\])/g;
 
 /**
  * The numbered special tokens a chat template writes turns with, any case:
@@ -1408,6 +1448,12 @@ function endsName(point: number): boolean {
  * ended it stands for `_` (any that is no letter, digit, white space, `<` or
  * `>`): only while what was read so far and a `_` begin one of `names`, so
  * a name is read at most as far as the longest of them. `end` when it does not.
+ * A line break right after a separator (`</repository_`, a line break,
+ * `instructions>`: a hard-wrapped line) joins as the separator does, and
+ * empty markup ({@link emptyMarkupAt}: `<!-- -->`, `<b></b>`, `<wbr>`) is
+ * read as nothing, inside a word too while what was read so far begins a
+ * name (`</repo<b></b>sitory_instructions>`): a rendered view draws the name
+ * whole (review rev68f F4; before, both ended the name).
  */
 function joinedEnd(text: string, start: number, end: number, names: ReadonlySet<string>): number {
   const heads = joinHeads(names);
@@ -1420,22 +1466,36 @@ function joinedEnd(text: string, start: number, end: number, names: ReadonlySet<
   for (let count = 0, from = start; at < text.length && count < MAX_TAG_NAME; count++) {
     const point = text.codePointAt(at) ?? 0;
     const blank = isJoiningBlank(point);
-    if (!blank && (point === 0x3c || point === 0x3e || isSpaceCode(point) || !isStrokeLike(point)))
+    const markup = point === 0x3c ? emptyMarkupAt(text, at) : 0;
+    // A line break right after a separator (`at` is past the name's first character).
+    const wrapped = (point === 0x0a || point === 0x0d) && SEPARATORS.test(text.charAt(at - 1));
+    if (
+      !blank &&
+      markup === 0 &&
+      !wrapped &&
+      (point === 0x3c || point === 0x3e || isSpaceCode(point) || !isStrokeLike(point))
+    )
       break;
     read.add(text.slice(from, at));
     from = at;
     barred ||= VERTICAL_BARS.has(point);
-    if (!heads.has(read.key(false)) && !(barred && keyPrefixes(names).has(read.key(true)))) break;
+    const key = read.key(false);
+    if (
+      !heads.has(key) &&
+      !(markup > 0 && keyPrefixes(names).has(key)) &&
+      !(barred && keyPrefixes(names).has(read.key(true)))
+    )
+      break;
     // A run of blanks, invisible characters and strokes stands for one `_` (`</repository  instructions>`,
     // `</project \t context>`, review rev67b F1); a bar in it may be the next word's `l`.
-    let next = at + widthAt(text, at);
-    while (
-      next < text.length &&
-      next - start <= MAX_TAG_NAME &&
-      joinsOn(text.codePointAt(next) ?? 0)
-    ) {
-      barred ||= VERTICAL_BARS.has(text.codePointAt(next) ?? 0);
-      next += widthAt(text, next);
+    let next = at + (markup > 0 ? markup : widthAt(text, at));
+    if (point === 0x0d && text.charCodeAt(next) === 0x0a) next++;
+    while (next < text.length && next - start <= MAX_TAG_NAME) {
+      const code = text.codePointAt(next) ?? 0;
+      const more = code === 0x3c ? emptyMarkupAt(text, next) : 0;
+      if (more === 0 && !joinsOn(code)) break;
+      barred ||= VERTICAL_BARS.has(code);
+      next += more > 0 ? more : widthAt(text, next);
     }
     const word = next;
     while (next < text.length && next - start <= MAX_TAG_NAME) {
@@ -1447,6 +1507,22 @@ function joinedEnd(text: string, start: number, end: number, names: ReadonlySet<
     at = next;
   }
   return at === end ? end : at;
+}
+
+/**
+ * Empty markup a rendered view draws as nothing: an empty comment
+ * (`<!---->`, `<!-- -->`), an element with no text (`<b></b>`, `<span ></span>`)
+ * and `<wbr>`. Bounded: at most some 60 units are read.
+ */
+const EMPTY_MARKUP =
+  /<!--[ \t]{0,16}-->|<wbr[ \t]{0,4}\/?>|<([a-z][a-z0-9]{0,15})[ \t]{0,4}><\/\1[ \t]{0,4}>/giy;
+
+const ANY_EMPTY_MARKUP = new RegExp(EMPTY_MARKUP.source, "gi");
+
+/** How many units of empty markup ({@link EMPTY_MARKUP}) start at `at`, or 0. */
+function emptyMarkupAt(text: string, at: number): number {
+  EMPTY_MARKUP.lastIndex = at;
+  return EMPTY_MARKUP.exec(text)?.[0].length ?? 0;
 }
 
 /**
@@ -1533,7 +1609,9 @@ function isStrokeLike(point: number): boolean {
  */
 function joinedName(written: string, letters = false, bars = false): string {
   let name = "";
-  for (const c of written) {
+  // Empty markup is read as nothing ({@link joinedEnd}).
+  const shown = written.includes("<") ? written.replace(ANY_EMPTY_MARKUP, "") : written;
+  for (const c of shown) {
     const code = c.codePointAt(0) ?? 0;
     if (isNameCode(code)) name += c;
     else if (isInvisible(code)) continue;
@@ -1683,19 +1761,22 @@ export function elementText(
   how: HiddenRunsOptions = {},
 ): string {
   const repository = names.has(OWNER_MARK);
-  const escaped = escapeWrapperTags(repository ? withoutOwnerMark(text) : text, names);
+  const escaped = escapeWrapperTags(text, names);
   const held = repository ? withoutLinkDefinitions(escaped) : escaped;
   return closeOpenBlocksOnOwnLine(repository ? apartFromLineAbove(held) : held, how);
 }
 
 /**
  * Not a name: in the set of names a repository's text is escaped against, it
- * says {@link elementText} holds the owner mark in it too
+ * says {@link escapeWrapperTags} holds the owner mark in it too
  * ({@link withoutOwnerMark}: `owner&#61;"user"`). A repository's AGENTS.md,
  * APPEND_SYSTEM.md, always rule or tree wrote an on-demand line ending
  * `(owner="user")` raw, which its SYSTEM.md, sections and rule descriptions
- * may not (review rev58c F9). Your own texts are escaped against names
- * without it: yours are printed as you wrote them.
+ * may not (review rev58c F9); and its folder names in `<dir_context>`, the
+ * working directory's, a root's, a project's `model:` and `vars:` values did
+ * while the tree held the same name (review rev68f F1): the rule lives in
+ * the escaper every reader passes, not in each reader. Your own texts are
+ * escaped against names without it: yours are printed as you wrote them.
  */
 export const OWNER_MARK = 'owner="user"';
 
@@ -1744,12 +1825,9 @@ export function nameText(text: string, names: ReadonlySet<string>): string {
  */
 export function xmlNameText(text: string, names?: ReadonlySet<string>): string {
   const escaped = escapeXml(oneLine(text));
-  if (names === undefined) return lineValue(escaped);
-  // A repository's owner mark is held before its tags are read, so the mark's `＝` is written
-  // `&#61;`, never the `&lt;` of a look-alike `<` before `user`; and a look-alike `<` is a
-  // reference to itself, so an XML reader reads the name or path the repository has (rev68c F7).
-  const held = names.has(OWNER_MARK) ? withoutOwnerMark(escaped) : escaped;
-  return lineValue(escapeWrapperTags(held, names, true));
+  // A look-alike `<` is a reference to itself: an XML reader reads the name or path the
+  // repository has (rev68c F7); its owner mark is held first (escapeWrapperTags).
+  return lineValue(names === undefined ? escaped : escapeWrapperTags(escaped, names, true));
 }
 
 /**
@@ -2339,7 +2417,7 @@ function edgesAsText(text: string): string {
   let paragraph = lastStart;
   while (paragraph > 0) {
     const lineStart = text.lastIndexOf("\n", paragraph - 2) + 1;
-    if (ENDS_PARAGRAPH.test(text.slice(lineStart, paragraph - 1))) break;
+    if (endsParagraph(text.slice(lineStart, paragraph - 1))) break;
     paragraph = lineStart;
   }
   const ticks = (piece: string) =>
@@ -2349,12 +2427,19 @@ function edgesAsText(text: string): string {
   const last = ticks(text.slice(Math.max(firstEnd, paragraph), lastStart));
   const end = text.slice(lastStart);
   // A fence line last: your words start a line of their own after it (its closer, or the one added).
-  const lastLine = ENDS_PARAGRAPH.test(end) ? end : ticks(end);
+  const lastLine = endsParagraph(end) ? end : ticks(end);
   return `${first}${middle}${last}${lastLineNoCode(lastLine)}`;
 }
 
-/** A blank line, or a fence's opener or closer: the lines after it are a paragraph of their own. */
-const ENDS_PARAGRAPH = /^(?:[ \t\r]*|[ ]{0,3}(?:`{3,}|~{3,}).*)$/;
+/** Whether `line` is blank or a fence's opener or closer: the lines after it are a paragraph of their own. Linear. */
+function endsParagraph(line: string): boolean {
+  if (/^[ \t\r]*$/.test(line)) return true;
+  let at = 0;
+  while (at < 3 && line[at] === " ") at++;
+  const c = line[at];
+  if (c !== "`" && c !== "~") return false;
+  return line[at + 1] === c && line[at + 2] === c;
+}
 
 /**
  * `line` (a value's last line) with its leading blanks, and each run of two

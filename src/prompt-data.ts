@@ -20,7 +20,7 @@ import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import type { AppendPart } from "./locate/custom.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 import { fallbackMessage, type HtmlFallback } from "./prompt-templates/hidden-closers.js";
-import { withCheckBudget } from "./sections/html-reading.js";
+import { type CheckBudget, withCheckBudget } from "./sections/html-reading.js";
 import type { CustomPrompt } from "./sections/render.js";
 import { closedDescription, MAX_SKILLS_INDEX_BYTES, skillsForIndex } from "./skills/format.js";
 import type { Skill } from "./skills/types.js";
@@ -30,6 +30,8 @@ export const DEFAULT_AGENT_NAME = "a coding agent";
 
 /** What the gathering steps found, and the options: everything {@link assemblePromptData} reads. */
 export interface PromptDataInputs {
+  /** The render's check budget, which the appended parts spent first (rev68e F3); absent: one of its own. */
+  checks?: CheckBudget;
   options: SystemPromptOptions;
   opts: NormalizedOptions;
   customPrompt: CustomPrompt | null;
@@ -94,14 +96,14 @@ export function statedTexts(
  * every rule file (after dedupe), with what assembling found to say (a tool
  * with no description, a rule deduped). Pure: no I/O, no clock. The
  * repository's texts are checked in a fixed order to one budget
- * ({@link withCheckBudget}, rev65a F2).
+ * ({@link withCheckBudget}, rev65a F2): the render's (`checks`), when given.
  */
 export function assemblePromptData(input: PromptDataInputs): {
   data: PromptData;
   rules: RuleAccount[];
   diagnostics: Diagnostic[];
 } {
-  return withCheckBudget(() => assembleInBudget(input));
+  return withCheckBudget(() => assembleInBudget(input), input.checks);
 }
 
 /** {@link assemblePromptData} inside its budget. */

@@ -56,7 +56,7 @@ import { type ResolvedRender, resolveRenderOptions } from "./render-options.js";
 import { mergeRootMarkerRefusals } from "./repo-files/index.js";
 import type { GivenBy, OptionOrigin } from "./resolve-options.js";
 import { emptyPromptDiagnostics } from "./sections/empty-prompt.js";
-import { withCheckBudget } from "./sections/html-reading.js";
+import { CHECK_BUDGET_CHARS, type CheckBudget, withCheckBudget } from "./sections/html-reading.js";
 import { layerSections } from "./sections/layer.js";
 import { maxTokensWarnings } from "./sections/max-tokens.js";
 import type { CustomPrompt, ExtraSection, RenderOutput } from "./sections/render.js";
@@ -129,6 +129,13 @@ export interface PreparedPrompt {
    * exactly, however long that takes.
    */
   deadline?: number;
+  /**
+   * What checking the repository's texts in the preparation (the appended
+   * parts, the context files, the rules) left of the render's check budget
+   * ({@link CHECK_BUDGET_CHARS}): each render of this prompt starts from it,
+   * so the same prompt renders the same bytes. Absent: the whole budget.
+   */
+  checkBudgetLeft?: number;
 }
 
 /**
@@ -179,15 +186,18 @@ export function renderPrepared(
     ...(prepared.appendParts ? { appendParts: prepared.appendParts } : {}),
   };
   // The texts the sections print checked in a fixed order, to one budget (rev65a F2).
-  const out: RenderOutput & { budget?: BudgetReport; fitStopped?: true } = withCheckBudget(() =>
-    maxTokens === undefined
-      ? renderWithRoom(prepared, engine, keep, trees)
-      : renderWithinBudget(prepared, engine, {
-          maxTokens,
-          keep,
-          ...trees,
-          ...(prepared.deadline !== undefined ? { deadline: { at: prepared.deadline } } : {}),
-        }),
+  // From what the preparation's checks left of it: one budget for the whole render (rev68e F3).
+  const out: RenderOutput & { budget?: BudgetReport; fitStopped?: true } = withCheckBudget(
+    () =>
+      maxTokens === undefined
+        ? renderWithRoom(prepared, engine, keep, trees)
+        : renderWithinBudget(prepared, engine, {
+            maxTokens,
+            keep,
+            ...trees,
+            ...(prepared.deadline !== undefined ? { deadline: { at: prepared.deadline } } : {}),
+          }),
+    prepared.checkBudgetLeft,
   );
   return {
     text: out.text,
@@ -336,6 +346,7 @@ export async function preparePrompt(
     ...generalRulesReport(layers),
     ...(resolved.configFiles ? { configFiles: resolved.configFiles } : {}),
     deadline,
+    checkBudgetLeft: whose.checks.left,
   };
 }
 
@@ -561,8 +572,12 @@ function whoseTexts(
   ];
   // A text of yours the HTML reader gives up on is kept as written, with a warning (rev64b F2).
   const unread: Diagnostic[] = [];
-  const printed = printedParts(parts, wrappers, (warning) => unread.push(warning));
+  // The render's one check budget: the appended parts, then the data, then the render (rev68e F3).
+  const checks: CheckBudget = { left: CHECK_BUDGET_CHARS };
+  const warn = (warning: Diagnostic) => unread.push(warning);
+  const printed = withCheckBudget(() => printedParts(parts, wrappers, warn), checks);
   return {
+    checks,
     customPromptRepository: repository,
     appendPrompt: addendumText(printed),
     appendParts: parts,

@@ -391,7 +391,12 @@ export function toTemplateError(
 function ourWords(message: string): string {
   const unknownHelper = /used the unknown helper (\S+)/.exec(message)?.[1];
   if (unknownHelper !== undefined) return `Unknown helper "${unknownHelper}"`;
-  const mismatch = /^(.+) doesn't match (.+)$/.exec(message);
+  // Without `s`, `.` stops at a line break JavaScript sees (U+2028 in a block's `[name]`), and
+  // `(.+)$` fails at every " doesn't match " in turn (quadratic; review rev68b F1's class). A
+  // message holding one is not reworded; on one line, `s` changes nothing.
+  const mismatch = /[\n\r\u2028\u2029]/.test(message)
+    ? null
+    : /^(.+) doesn't match (.+)$/s.exec(message);
   if (mismatch)
     return `{{/${mismatch[2]}}} closes the block ${mismatch[1]}: expected {{/${mismatch[1]}}}`;
   const partialArguments = /^Unsupported number of partial arguments: (\d+)$/.exec(message)?.[1];

@@ -161,9 +161,10 @@ export function joinAppend(parts: readonly AppendPart[], wrappers: ReadonlySet<s
  * The addendum's parts as {@link joinAppend} prints them, each with its owner.
  * A part of yours is kept as you wrote it where its elements cannot be read
  * (rev64b F2), and `warn` gets its warning; a repository's part whose HTML a
- * fallback wrote as text gets one too. The parts are checked in one budget
- * of their own ({@link withCheckBudget}: before, a project's APPEND_SYSTEM.md
- * was checked to 512 KiB outside any, rev66e F5).
+ * fallback wrote as text gets one too. The parts are checked in the caller's
+ * budget (a render's, which the data and the render go on spending: rev68e
+ * F3), else in one of their own ({@link withCheckBudget}: before, a project's
+ * APPEND_SYSTEM.md was checked to 512 KiB outside any, rev66e F5).
  */
 export function printedParts(
   parts: readonly AppendPart[],

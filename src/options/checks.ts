@@ -34,7 +34,7 @@ export const isOneOf =
   (v) =>
     checks.some((c) => c(v) === undefined)
       ? undefined
-      : checks.map((c) => c(v)?.replace(/ \(.*$/, "")).join(" or ");
+      : checks.map((c) => c(v)?.replace(/ \(.*$/s, "")).join(" or ");
 /** A name: a non-empty string, phrased by what it names. */
 export const isName =
   (what: string): Check =>

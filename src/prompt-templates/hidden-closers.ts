@@ -1,4 +1,5 @@
 import {
+  checkAffordable,
   followingShown,
   OVER_BUDGET_WORDS,
   paidCheck,
@@ -69,13 +70,16 @@ function checkedClosing(
     unread();
     return text;
   }
-  // Each fallback checked as the closers are: a paragraph after it must be shown (rev64e).
+  // Each fallback checked as the closers are: a paragraph after it must be shown (rev64e). Each
+  // check past the first render is charged; past what is left, the instant fallback (rev68e F3).
   const asText = blocks.close(markupAsText(text));
+  if (!checkAffordable(asText)) return overBudget(text, blocks, { onFallback });
   if (followingShown(asText)) {
     onFallback?.("markup-as-text");
     return asText;
   }
   const everyLt = blocks.close(everyLtOf(text));
+  if (!checkAffordable(everyLt)) return overBudget(text, blocks, { onFallback });
   const shown = followingShown(everyLt);
   onFallback?.(shown ? "every-lt" : "dropped");
   return shown ? everyLt : "";

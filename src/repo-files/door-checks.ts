@@ -1,8 +1,9 @@
 import type { Stats } from "node:fs";
 import { join, parse, relative, resolve, sep } from "node:path";
 import { ownerOrMissingSync, statOrUndefinedSync } from "../_io.js";
+import { othersWrite } from "../_others-write.js";
 import { toPosix } from "../_paths.js";
-import { anyoneMayWrite, isForeignMarkerOwner } from "./owner.js";
+import { isForeignMarkerOwner } from "./owner.js";
 import { foreignRefusal } from "./planted.js";
 import type { Reach, Refusal } from "./reach.js";
 
@@ -31,7 +32,7 @@ export type Way = { at: string; dev: number; ino: number }[];
 /**
  * The entries of `path` (found at `before`, resolved to `real`, another
  * path), asked before the open: another user's link on the way that lies in a folder
- * anyone may write to (`/tmp/AGENTS.md -> evil/AGENTS.md`, or `-> proj/.env`:
+ * other users may write to (its other bits, or a group not yours alone) (`/tmp/AGENTS.md -> evil/AGENTS.md`, or `-> proj/.env`:
  * review rev60a F2) is a `file-foreign-owner` refusal; an entry gone, or no
  * link met where the path reaches another file, is {@link CHANGED}: the path
  * was swapped under the check (review rev61c F3). Otherwise the links met,
@@ -56,8 +57,8 @@ export function wayTo(path: string, real: string, before: Stats): Way | Refusal 
     if (!entry.isSymbolicLink()) continue;
     if (isForeignMarkerOwner(entry.uid)) {
       const folder = ownerOrMissingSync(up, true);
-      if (folder && anyoneMayWrite(folder.mode))
-        return foreignRefusal(`the link ${toPosix(at)} on its way`, entry.uid, up);
+      const how = folder && othersWrite(folder);
+      if (how) return foreignRefusal(`the link ${toPosix(at)} on its way`, entry.uid, up, how);
     }
     links.push({ at, dev: entry.dev, ino: entry.ino });
   }
@@ -87,7 +88,7 @@ export function wayChanged(now: string | undefined, real: string, way: Way): Ref
  * The checks on the open file (`s`, its fstat; `opened`, where the kernel
  * says it is): the very file checked (`before`) at its checked real path,
  * and, for a project's file, no entry of its real path another user's in a
- * folder anyone may write to ({@link Reach.planted}, the file's own owner
+ * folder other users may write to ({@link Reach.planted}, the file's own owner
  * from `s`, the entries in such folders looked up again), and its way
  * unchanged (`now`: the path's real path asked again). The kernel is asked
  * where the file is after those look-ups: another user's folder swapped in

@@ -231,19 +231,34 @@ function coreSettingSync(gitFolder: string, key: string): string | null | "unsur
       inCore = name === "core";
       line = line.slice(end + 1).trim();
     }
-    const entry = inCore ? /^([A-Za-z][A-Za-z0-9-]*)\s*(=?)(.*)$/.exec(line) : null;
-    if (entry === null || entry[1]?.toLowerCase() !== key) continue;
+    const entry = inCore ? configEntry(line) : undefined;
+    if (entry === undefined || entry.key.toLowerCase() !== key) continue;
+    // A line break JavaScript sees (U+2028) is no line end to git: the line cannot be read here.
+    if (/[\r\u2028\u2029]/.test(line)) return "unsure";
     // A key with no `=` is boolean true (`bare` alone); `worktree` alone is an error to git.
-    if (entry[2] !== "=") {
-      if (key !== "bare" || !/^\s*([#;].*)?$/.test(entry[3] ?? "")) return "unsure";
+    if (!entry.rest.startsWith("=")) {
+      if (key !== "bare" || !(entry.rest === "" || "#;".includes(entry.rest[0] ?? ""))) {
+        return "unsure";
+      }
       found = "true";
       continue;
     }
-    const value = configValue(entry[3] ?? "");
+    const value = configValue(entry.rest.slice(1));
     if (value === undefined) return "unsure";
     found = value;
   }
   return found;
+}
+
+/**
+ * A config line's key and what follows it, blanks between them dropped;
+ * undefined when the line does not start with a key. Split by hand, not with
+ * one regular expression: `key\s*(=?)(.*)$` backtracks over every length of a
+ * long key when a U+2028 stops `.` (quadratic; review rev68b F1).
+ */
+function configEntry(line: string): { key: string; rest: string } | undefined {
+  const key = /^[A-Za-z][A-Za-z0-9-]*/.exec(line)?.[0];
+  return key === undefined ? undefined : { key, rest: line.slice(key.length).trimStart() };
 }
 
 /**

@@ -21,13 +21,3 @@ export function isForeignMarkerOwner(uid: number): boolean {
   const sudo = process.getuid?.() === 0 ? process.env.SUDO_UID : undefined;
   return sudo === undefined || !/^\d+$/.test(sudo) || Number(sudo) !== uid;
 }
-
-/**
- * A folder anyone may write to: world-writable, with the sticky bit (`/tmp`)
- * or without it (a 0777 team share, where anyone may also rename or remove
- * what others put there). Never on a system without POSIX owners (Windows,
- * where Node gives every writable folder `0o666`).
- */
-export function anyoneMayWrite(mode: number): boolean {
-  return process.getuid !== undefined && (mode & 0o002) !== 0;
-}

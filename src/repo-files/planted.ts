@@ -1,7 +1,8 @@
 import { dirname, sep } from "node:path";
 import { type Owner, ownerOrMissingSync } from "../_io.js";
+import { othersWrite } from "../_others-write.js";
 import { toPosix } from "../_paths.js";
-import { anyoneMayWrite, isForeignMarkerOwner } from "./owner.js";
+import { isForeignMarkerOwner } from "./owner.js";
 import type { Refusal } from "./reach.js";
 
 // Who may have put a repository file where it lies (review rev64a F1): not
@@ -9,51 +10,61 @@ import type { Refusal } from "./reach.js";
 // user's `ww/.pi/` in a world-writable `ww` makes its `SYSTEM.md` as planted
 // as their `ww/AGENTS.md`. One rule for the door's two twins and the listings.
 
-/** The entry of a real path another user put in a folder anyone may write to. */
+/** The entry of a real path another user put in a folder other users may write to. */
 export interface PlantedEntry {
   /** The entry: a folder on the way, or the file itself. */
   at: string;
   uid: number;
-  /** The folder anyone may write to that holds it. */
+  /** The folder other users may write to that holds it. */
   folder: string;
+  /** How they may: {@link othersWrite}'s words (`world-writable`, `group-writable, gid N`). */
+  how: string;
 }
 
 /**
- * Whether an entry owned as `entry` was planted in the folder owned as
- * `folder`: it belongs to another user (neither you, nor root, nor under
- * `sudo` the user who ran it: {@link isForeignMarkerOwner}) and the folder is
- * one anyone may write to ({@link anyoneMayWrite}). An owner that cannot be
- * told (undefined) is no verdict: the read that follows says why.
+ * How an entry owned as `entry` was planted in the folder owned as `folder`
+ * ({@link othersWrite}'s words), or undefined when it was not: it belongs to
+ * another user (neither you, nor root, nor under `sudo` the user who ran it:
+ * {@link isForeignMarkerOwner}) and the folder is one other users may write
+ * to, by its other bits or by a group not yours alone (a setgid team share:
+ * review rev68a F1). An owner that cannot be told (undefined) is no verdict:
+ * the read that follows says why.
  */
-export function isPlanted(entry: Owner | undefined, folder: Owner | undefined): boolean {
-  return (
-    entry !== undefined &&
-    folder !== undefined &&
-    anyoneMayWrite(folder.mode) &&
-    isForeignMarkerOwner(entry.uid)
-  );
+export function plantedHow(
+  entry: Owner | undefined,
+  folder: Owner | undefined,
+): string | undefined {
+  if (entry === undefined || folder === undefined || !isForeignMarkerOwner(entry.uid)) return;
+  return othersWrite(folder);
 }
 
 /** The `file-foreign-owner` refusal of a path whose real path is `real`, planted at `p`. */
 export function plantedRefusal(real: string, p: PlantedEntry): Refusal {
-  if (p.at === real) return foreignRefusal("it", p.uid, p.folder);
+  if (p.at === real) return foreignRefusal("it", p.uid, p.folder, p.how);
   // Said at the folder, in the same words whichever file below it was asked: one warning a folder.
-  return foreignRefusal(`the folder ${toPosix(p.at)}`, p.uid, p.folder, p.at);
+  return foreignRefusal(`the folder ${toPosix(p.at)}`, p.uid, p.folder, p.how, p.at);
 }
 
 /**
  * The `file-foreign-owner` refusal of `what` (`it`, a link on the way, a
  * folder), which belongs to another user, `uid`, and lies in `folder`, a
- * folder anyone may write to; said at `at` when given (a planted folder:
- * nothing in it is read).
+ * folder other users may write to (`how`: {@link othersWrite}'s words); said
+ * at `at` when given (a planted folder: nothing in it is read).
  */
-export function foreignRefusal(what: string, uid: number, folder: string, at?: string): Refusal {
+export function foreignRefusal(
+  what: string,
+  uid: number,
+  folder: string,
+  how: string,
+  at?: string,
+): Refusal {
   const refused = at === undefined ? "it is not" : "nothing in it is";
+  const who = how === "world-writable" ? "anyone" : "other users";
   return {
     reason: "foreign",
     code: "file-foreign-owner",
     ...(at === undefined ? {} : { at }),
-    message: `${what} belongs to another user (uid ${uid}) and lies in ${toPosix(folder)}, a folder anyone may write to (world-writable), so ${refused} the repository's`,
+    message: `${what} belongs to another user (uid ${uid}) and lies in ${toPosix(folder)}, a folder ${who} may write to (${how}), so ${refused} the repository's`,
   };
 }
 
@@ -62,19 +73,19 @@ export function foreignRefusal(what: string, uid: number, folder: string, at?: s
  * owner looked up once (an lstat a level, the first time a path asks), so a
  * render's hundred rule files under one folder cost one walk of its path.
  * `own`: the opened file's stats, asked afresh; given, the check is the one
- * after an open, and every entry of the path that lies in a folder anyone
+ * after an open, and every entry of the path that lies in a folder other users
  * may write to is asked afresh too (see {@link plantedCheck}).
  */
 export type PlantedCheck = (real: string, own?: Owner) => Refusal | undefined;
 
-/** What a folder's verdict was made on: the topmost planted entry at or above it, and the entries anyone may replace. */
+/** What a folder's verdict was made on: the topmost planted entry at or above it, and the entries other users may replace. */
 interface Verdict {
   planted: PlantedEntry | null;
-  /** The entries at or above the folder whose folder anyone may write to, as they were looked up (usually none, or one). */
+  /** The entries at or above the folder whose folder other users may write to, as they were looked up (usually none, or one). */
   shared: readonly SharedEntry[];
 }
 
-/** An entry in a folder anyone may write to, and its owner, device and inode when the verdict was made. */
+/** An entry in a folder other users may write to, and its owner, device and inode when the verdict was made. */
 interface SharedEntry {
   at: string;
   folder: string;
@@ -85,7 +96,7 @@ interface SharedEntry {
  * A {@link PlantedCheck} with a cache of its own (one per reach, so per
  * render): each folder's owner and verdict (the topmost planted entry at or
  * above it) found once, so a file hundreds of folders deep costs a look-up
- * for its own entry once its folder is known. An entry in a folder anyone
+ * for its own entry once its folder is known. An entry in a folder other users
  * may write to (`share/proj` in a 0777 share) may be replaced by another
  * user at any moment, their folder for yours: after each open, each such
  * entry of the file's path is looked up again (one lstat each, usually one),
@@ -118,9 +129,10 @@ export function plantedCheck(): PlantedCheck {
       const entry: Owner | undefined =
         verdict.planted === null && up !== at ? ownerOf(at) : undefined;
       const folder: Owner | undefined = entry && ownerOf(up);
-      if (entry && folder && anyoneMayWrite(folder.mode)) {
-        verdict = isPlanted(entry, folder)
-          ? { planted: { at, uid: entry.uid, folder: up }, shared: verdict.shared }
+      const how: string | undefined = entry && folder && othersWrite(folder);
+      if (entry && how) {
+        verdict = isForeignMarkerOwner(entry.uid)
+          ? { planted: { at, uid: entry.uid, folder: up, how }, shared: verdict.shared }
           : { planted: null, shared: [...verdict.shared, { at, folder: up, seen: entry }] };
       }
       verdicts.set(at, verdict);
@@ -148,9 +160,9 @@ export function plantedCheck(): PlantedCheck {
       }
     }
     const entry = own ?? ownerOrMissingSync(real, false);
-    if (folder === real || entry === undefined || !isPlanted(entry, ownerOf(folder)))
-      return undefined;
-    return plantedRefusal(real, { at: real, uid: entry.uid, folder });
+    const how = folder === real ? undefined : plantedHow(entry, ownerOf(folder));
+    if (entry === undefined || how === undefined) return undefined;
+    return plantedRefusal(real, { at: real, uid: entry.uid, folder, how });
   };
   return (real, own) => check(real, own, false);
 }

@@ -9,11 +9,12 @@ import {
   type StatKind,
   statOrUndefinedSync,
 } from "../_io.js";
+import { othersWrite } from "../_others-write.js";
 import { nextTurn } from "../_pace.js";
 import { isBelowCeiling, isWithin, toPosix } from "../_paths.js";
 import type { Diagnostic } from "../types.js";
 import { gitDirNamed, isUsableGitFolder, namesBack } from "./git-file.js";
-import { anyoneMayWrite, isForeignMarkerOwner } from "./owner.js";
+import { isForeignMarkerOwner } from "./owner.js";
 import { namedSafeDirectory } from "./safe-directory.js";
 
 /**
@@ -46,8 +47,10 @@ export interface RefusedRootMarker {
   dir: string;
   /** `.git`, `.hg`, … */
   marker: string;
-  /** The marker or its folder is another user's, or the folder is one anyone may write to. */
-  reason: "foreign-owner" | "world-writable";
+  /** The marker or its folder is another user's, or the folder is one other users may write to (its other bits, or a group not yours alone). */
+  reason: "foreign-owner" | "world-writable" | "group-writable";
+  /** For `group-writable`: the folder's group. */
+  gid?: number;
 }
 
 /**
@@ -105,7 +108,9 @@ function refusalDiagnostic(r: RefusalSaid): Diagnostic {
   const why =
     reason === "world-writable"
       ? "anyone may write to its folder (mode o+w) and may have put it there: `chmod o-w` the folder (on WSL's /mnt/c or vfat, mount with a umask that leaves out o+w)"
-      : "it or its folder is another user's (not yours or root's) and no `safe.directory` of your system or global git config names the folder: name it there if you trust it, or work from a clone of your own";
+      : reason === "group-writable"
+        ? `other users may write to its folder (group-writable, gid ${r.marker.gid}, a group not yours alone) and may have put it there: \`chmod g-w\` the folder, or give it a group of yours alone`
+        : "it or its folder is another user's (not yours or root's) and no `safe.directory` of your system or global git config names the folder: name it there if you trust it, or work from a clone of your own";
   const lost = (Object.keys(LOST_WORDS) as RootMarkerLoss[])
     .filter((l) => r.losses.has(l))
     .map((l) => LOST_WORDS[l]);
@@ -222,7 +227,7 @@ async function holdsOtherCloneRoot(dir: string, refused?: RefusedRootMarker[]): 
  * repository be used: the marker (a link's own owner, as it lies) and `dir`
  * belong to you or root (or `dir` is a `.git`'s folder your git config's
  * `safe.directory` names, {@link namedSafeDirectory}: git's repository then),
- * and `dir` is no folder anyone may write to. Another
+ * and `dir` is no folder other users may write to ({@link othersWrite}). Another
  * user's `/tmp/.git` (or an empty `/tmp/.hg`) would make `/tmp` the root of
  * every plain folder below it, and its rule files and skills the prompt's
  * (review rev60a F1): the search goes on above it as if it were absent. Not
@@ -263,13 +268,12 @@ function markerOwned(
 ): boolean {
   if (entry === undefined || folder === undefined) return false;
   const foreign = (isForeignMarkerOwner(entry.uid) || isForeignMarkerOwner(folder.uid)) && !safe;
-  const reason = foreign
-    ? "foreign-owner"
-    : anyoneMayWrite(folder.mode)
-      ? "world-writable"
-      : undefined;
-  if (reason !== undefined) refused?.push({ dir, marker, reason });
-  return reason === undefined;
+  const how = foreign ? undefined : othersWrite(folder);
+  if (foreign) refused?.push({ dir, marker, reason: "foreign-owner" });
+  else if (how === "world-writable") refused?.push({ dir, marker, reason: how });
+  else if (how !== undefined)
+    refused?.push({ dir, marker, reason: "group-writable", gid: folder.gid });
+  return !foreign && how === undefined;
 }
 
 /**

@@ -512,7 +512,7 @@ export const CHECK_BUDGET_CHARS = 512 * 1024;
  * ({@link CHECK_BUDGET_CHARS}) was spent on the texts before it (rev65a F2):
  * said of a context file and of a rule file alike.
  */
-export const OVER_BUDGET_WORDS = `holds HTML, and the check of what the repository's texts leave open spent its budget for this render (${CHECK_BUDGET_CHARS} characters) on the texts before it: every < in it is written as text (&lt;)`;
+export const OVER_BUDGET_WORDS = `holds HTML, and the check of what the repository's texts leave open spent its budget for this render (${CHECK_BUDGET_CHARS} characters) on the texts before it or on this text's own fallbacks: every < in it is written as text (&lt;)`;
 
 /**
  * The budget of the scope running now, undefined outside one (where each
@@ -521,7 +521,20 @@ export const OVER_BUDGET_WORDS = `holds HTML, and the check of what the reposito
  * sets it and puts the outer one back around one synchronous call, so no
  * other render or call runs while it is set, and nothing outlives the call.
  */
-let budget: { left: number } | undefined;
+let budget: CheckBudget | undefined;
+
+/**
+ * A check budget several scopes spend in turn ({@link withCheckBudget} given
+ * it): a render checks its texts in synchronous parts (the appended parts,
+ * then the data, after the gathering's `await`s; then the render, from what
+ * they left), and one render has one budget (rev68e F3: three scopes of their
+ * own, the appended parts', the context files' and the render's, checked
+ * 1.3 MB of a repository's markup).
+ */
+export interface CheckBudget {
+  /** Characters left. */
+  left: number;
+}
 
 /**
  * Most characters of one text checked outside every {@link withCheckBudget}
@@ -534,21 +547,33 @@ export const UNSCOPED_CHECK_CHARS = 64 * 1024;
 
 /**
  * True while the check of one text runs ({@link paidCheck}): that text was
- * charged when its work started, so what its reading asks of
- * {@link followingShown} costs nothing more.
+ * charged when its work started.
  */
 let paid = false;
+
+/**
+ * The renders of {@link followingShown} the running {@link paidCheck} paid
+ * for: one (its charge covers the reading and one render), or all of them
+ * for a text of yours. Each render past it is charged as it starts: a
+ * text's fallbacks render it up to three times more (withHtmlClosed's second
+ * reading, its markup as text, every `<` as `&lt;`), and were free (rev68e F3).
+ */
+let prepaid = 0;
 
 /**
  * `run()` with {@link followingShown} held to `chars` characters in all: a
  * text with `<` longer than what is left is not rendered (as a text too long
  * to verify) and costs nothing, so what comes after may still be checked.
  * The texts come in a fixed order, so the same tree gives the same bytes. A
- * scope inside another shares the outer one's budget. `run` must be synchronous.
+ * scope inside another shares the outer one's budget; given a
+ * {@link CheckBudget}, a scope spends that one. `run` must be synchronous.
  */
-export function withCheckBudget<T>(run: () => T, chars = CHECK_BUDGET_CHARS): T {
+export function withCheckBudget<T>(
+  run: () => T,
+  chars: number | CheckBudget = CHECK_BUDGET_CHARS,
+): T {
   const outer = budget;
-  budget = outer ?? { left: chars };
+  budget = outer ?? (typeof chars === "number" ? { left: Math.max(0, chars) } : chars);
   try {
     return run();
   } finally {
@@ -556,9 +581,11 @@ export function withCheckBudget<T>(run: () => T, chars = CHECK_BUDGET_CHARS): T 
   }
 }
 
-/** Whether the running scope's budget ({@link withCheckBudget}) still holds a check of `text`: false when a text with `<` is longer than what is left, or, outside every scope, than {@link UNSCOPED_CHECK_CHARS}. */
+/** Whether the running scope's budget ({@link withCheckBudget}) still holds a check of `text`: false when a text with `<` is longer than what is left, or, outside every scope, than {@link UNSCOPED_CHECK_CHARS}; true for the render a {@link paidCheck} paid for. */
 export function checkAffordable(text: string): boolean {
-  return !text.includes("<") || text.length <= (budget?.left ?? UNSCOPED_CHECK_CHARS);
+  return (
+    !text.includes("<") || prepaid > 0 || text.length <= (budget?.left ?? UNSCOPED_CHECK_CHARS)
+  );
 }
 
 /**
@@ -579,10 +606,12 @@ export function paidCheck<T>(text: string, run: () => T, refused: () => T, free 
     if (budget !== undefined && text.includes("<")) budget.left -= text.length;
   }
   paid = true;
+  prepaid = free ? Number.POSITIVE_INFINITY : 1;
   try {
     return run();
   } finally {
     paid = false;
+    prepaid = 0;
   }
 }
 
@@ -623,9 +652,10 @@ export function followingShown(text: string, joiner = "\n\n"): boolean {
   // No `<`, no raw HTML: the renderer writes only its own elements, none of which hides.
   if (!text.includes("<")) return true;
   if (text.length > MAX_VERIFIED_CHARS) return false;
-  // Charged here unless the text's whole check was ({@link paidCheck}).
-  if (!paid && !checkAffordable(text)) return false;
-  if (!paid && budget !== undefined) budget.left -= text.length;
+  // Charged here, unless the running check paid for this render ({@link paidCheck}).
+  if (!checkAffordable(text)) return false;
+  if (prepaid > 0) prepaid--;
+  else if (budget !== undefined) budget.left -= text.length;
   if (commonmarkWork(text) > MAX_COMMONMARK_WORK) return false;
   const probe = probeFor(text);
   const rendered = commonmarkHtml(`${text}${joiner}${probe}\n`);

@@ -688,9 +688,16 @@ export function renderSections(
    * elements cannot be read, with a warning ({@link unreadWarning}).
    */
   function closedCustom(prompt: CustomPrompt, text: string): string {
-    if (mayBeRepository(prompt)) return closeOpenBlocksOnOwnLine(heldCustom(prompt, text));
+    const path = prompt.source.path ? { path: prompt.source.path } : {};
+    if (mayBeRepository(prompt))
+      return closeOpenBlocksOnOwnLine(heldCustom(prompt, text), {
+        // Past the render's budget, or more than a reading takes: said, not silent (rev68e F3).
+        onFallback: (f) =>
+          diagnostics.push({ ...projectFallback("custom base prompt", f), ...path }),
+      });
     return closeOpenBlocksOnOwnLine(text, {
-      unread: () => diagnostics.push(unreadWarning(prompt.source.path)),
+      unread: () =>
+        diagnostics.push(unreadWarning(prompt.source.path, printedCause(prompt, text, input.data))),
     });
   }
 
@@ -931,6 +938,29 @@ export function renderSections(
     });
     return closed;
   }
+}
+
+/**
+ * For {@link unreadWarning}: undefined when your custom base prompt's check
+ * gave up on your own text (a literal one, or a template whose text as you
+ * wrote it is unread too); else, your template reading as closed on its own,
+ * what its render printed: the paths of the repository's context files and
+ * always rules found in it, the first three (rev68e F5). Only on that warning's path.
+ */
+function printedCause(
+  prompt: CustomPrompt,
+  text: string,
+  data: PromptData,
+): readonly string[] | undefined {
+  if (!prompt.template || text === prompt.text) return undefined;
+  let own = true;
+  closeOpenBlocksOnOwnLine(prompt.text, { unread: () => (own = false) });
+  if (!own) return undefined;
+  const theirs = [...(data.contextFiles ?? []), ...(data.alwaysRules ?? [])].filter(
+    (f) => f.origin !== "user" && f.content.trim() !== "" && text.includes(f.content),
+  );
+  const names = theirs.slice(0, 3).map((f) => f.path);
+  return theirs.length > 3 ? [...names, `${theirs.length - 3} more`] : names;
 }
 
 /** The warning for a project's section or partial (`what`) whose HTML a fallback wrote as text, not closed. */

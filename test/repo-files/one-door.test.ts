@@ -55,6 +55,8 @@ const ALLOWED: Record<string, string> = {
   "integrations/pi/trust-store.ts": "the agent dir's trust.json: the user's",
   "gather/environment/machine.ts": "the machine's own files (/etc/os-release)",
   "cli/commands/_user-homes.ts": "the machine's list of users (/etc/passwd), for -o's home folders",
+  "_others-write.ts":
+    "the machine's lists of users and groups (/etc/passwd, /etc/group), for whose group may write a folder",
   "hook/gemini-cut.ts":
     "Gemini CLI's system settings and your ~/.gemini/settings.json, for its cut; the workspace's goes through the door",
   "gather/environment/_env-cache.ts": "sysprompt's cache under $XDG_CACHE_HOME",

@@ -127,7 +127,120 @@ export const RUN_BY_NAME_FILES: readonly string[] = [
   ".bazelrc.user",
   "gradle.properties",
   ".tool-versions",
+  // Java-properties files a build wrapper or plugin takes line by line and whose values it
+  // downloads and runs (`distributionUrl=`, `wrapperUrl=`, `sdk.dir=`), as `gradle.properties`
+  // (rev68d F1); `.mvn/` and `gradle/wrapper/` are folders below.
+  "gradle-wrapper.properties",
+  "maven-wrapper.properties",
+  "local.properties",
+  "gradle-daemon-jvm.properties",
+  // Files Ruby tools render with ERB before reading them (a `<%= … %>` line is Ruby that runs):
+  // RSpec's option files, RuboCop's configuration (and `.rubocop_todo.yml`), Test Kitchen's;
+  // Rails' `config/*.yml` is in RUN_BY_NAME_PATHS. Vim's session file, which `vim -S` sources
+  // line by line as an exrc (rev68d F3, F4).
+  ".rspec",
+  ".rspec-local",
+  ".rubocop*",
+  ".kitchen.yml",
+  "kitchen.yml",
+  ".kitchen.local.yml",
+  "kitchen.local.yml",
+  "Session.vim",
+  // The LOTP catalogue ("Living Off The Pipeline", boostsecurityio/lotp, commit 8157a0b, the
+  // `files:` of each tool whose configuration runs code): the names and patterns a tool reads
+  // from a project folder (rev68d F3; its home-only `~/.earthly/config.yml` and `~/.wgetrc` fall
+  // under the dot-name rule of a home folder, its archives, `*.tar`, `*.zip`, run nothing); beside
+  // it, the same tools' other spellings: `Containerfile`, `GNUmakefile`, `.justfile`,
+  // `cloudbuild.yml`, `.goreleaser.yml`, `prettier.config.*`, pytest's `conftest.py`.
+  "build.xml",
+  "ant.properties",
+  "*.awk",
+  "*.gawk",
+  ".initrc",
+  "Gemfile",
+  "*.gemspec",
+  "Cargo.toml",
+  "build.rs",
+  ".checkov.yml",
+  ".checkov.yaml",
+  "Dangerfile",
+  "dangerfile.*",
+  "deno.json",
+  "deno.jsonc",
+  "package.json",
+  "Dockerfile",
+  "Containerfile",
+  "Earthfile",
+  "eslint.config.*",
+  ".eslintrc.js",
+  ".eslintrc.cjs",
+  ".flake8",
+  "tox.ini",
+  "setup.cfg",
+  "manifest.json",
+  "cloudbuild.yaml",
+  "cloudbuild.yml",
+  "action.yml",
+  "action.yaml",
+  ".mega-linter.yml",
+  ".golangci.*",
+  "golangci.*",
+  ".gomplate.yaml",
+  ".goreleaser.yaml",
+  ".goreleaser.yml",
+  "*.gradle",
+  "*.gradle.kts",
+  "justfile",
+  ".justfile",
+  "magefile.go",
+  "Makefile",
+  "GNUmakefile",
+  "pom.xml",
+  "mkdocs.yml",
+  "mkdocs.yaml",
+  "Directory.Build.props",
+  "Directory.Build.targets",
+  "mypy.ini",
+  ".mypy.ini",
+  "phpstan.neon",
+  "phpstan.neon.dist",
+  "phpstan.dist.neon",
+  "requirements.txt",
+  "constraints.txt",
+  "setup.py",
+  "pyproject.toml",
+  ".prettierrc.js",
+  ".prettierrc.config.js",
+  "prettier.config.*",
+  "pylintrc",
+  ".pylintrc",
+  ".pylintrc.toml",
+  "test_*.py",
+  "*_test.py",
+  "conftest.py",
+  "Rakefile",
+  "*.rake",
+  "*.sed",
+  "*.filter",
+  "sonar-project.properties",
+  "stylelint.config.*",
+  ".stylelintrc",
+  ".stylelintrc*",
+  "trivy.yaml",
+  ".vale.ini",
+  "webpack.config.*",
+  ".wgetrc",
+  ".tflint.hcl",
+  "*.tf",
+  "*.go",
 ];
+
+/**
+ * Files another program runs by their path's last names, `*` any letters of one name: Rails
+ * renders each `config/*.yml` (`database.yml`, `config_for`'s) with ERB (rev68d F3); Gauge
+ * reads each `env/NAME/*.properties` (LOTP). Not the folder whole: `config/prompt.md` is yours.
+ */
+export const RUN_BY_NAME_PATHS: readonly string[] = ["config/*.yml", "env/*/*.properties"];
 
 /**
  * Folders whose every file is another program's configuration, found
@@ -156,6 +269,16 @@ export const RUN_BY_NAME_FOLDERS: readonly string[] = [
   ".devcontainer",
   ".local/share/systemd",
   ".config/environment.d",
+  // Maven's folder (`wrapper/maven-wrapper.properties`, `jvm.config` its JVM's flags,
+  // `maven.config` its arguments, `extensions.xml` code it loads) and Gradle's wrapper folder
+  // (rev68d F1); Cargo's (`config.toml`: `[target.…] runner`), Bundler's (`config`), mage's
+  // magefiles, the project's own command links npx runs (LOTP).
+  ".mvn",
+  "gradle/wrapper",
+  ".cargo",
+  ".bundle",
+  "magefiles",
+  "node_modules/.bin",
 ];
 
 /**
@@ -437,32 +560,15 @@ async function refuseNamedOutput(
   const own = kept.map(([o]) => o).filter(defined);
   const owned = kept.flat();
   const inOwn = (t: string) => owned.some((o) => t === o || isWithin(t, o));
-  const { spellings, over, unread } = await homeSpellings(where.home, where.env);
-  if (over > 0 || unread > 0) {
-    const folders = unread > 0 ? `, and ${unread} more folders were not looked at for links` : "";
-    where.warn(
-      `sysprompt: warning: ${where.flag}: ${over} link(s) in your home folder's configuration folders were not followed${folders} (the look at where they lead stopped at its budget of ${HOME_LINKS_BUDGET} names looked up)\n`,
-    );
-  }
   const resolved = written.filter((t) => !inOwn(t)).map((t) => resolve(t));
-  const spelled = spellings.flatMap((s) =>
-    resolved
-      .filter((t) => within(t, s.at))
-      .map((t) => ({ path: join(s.as, relative(s.at, t)), by: s.by, namesOnly: s.namesOnly })),
-  );
-  const named = [
+  const look = { flag: where.flag, warn: where.warn };
+  const named: Named[] = [
     ...written.map((t) => ({ path: t, by: undefined, namesOnly: undefined })),
-    ...spelled,
+    ...(await spelledInHome(resolved, where.home, where.env, look, "your home folder's")),
   ];
   const targets = named.map((n) => n.path);
-  const said = <T>(judge: (t: string) => T | undefined, names = true) => {
-    for (const n of named) {
-      if (n.namesOnly && !names) continue;
-      const found = judge(n.path);
-      if (found !== undefined) return `${found}${n.by === undefined ? "" : ` (${n.by})`}`;
-    }
-    return undefined;
-  };
+  const said = <T>(judge: (t: string) => T | undefined, names = true) =>
+    saidOf(named, judge, names);
   const system = await systemFolders(where.env, where.home);
   const inSystem = said((t) => systemFileOf(t, system));
   if (inSystem !== undefined) {
@@ -520,9 +626,18 @@ async function refuseNamedOutput(
         `${where.flag}: ${path}: ${dotted} in your home folder, where such files are programs' configuration (start-up files, rc files, hooks): not written (the prompt holds a repository's text); write the prompt to a file of its own (a path with no dot-name below your home folder, or for export none: the default export folder)`,
       );
     }
-    // Another user's home folder, by the same rule: run as root, `-o ~alice/.bashrc.d/x.sh` (rev66d F5).
+    // Another user's home folder, by the same rule: run as root, `-o ~alice/.bashrc.d/x.sh` (rev66d
+    // F5), her dot entries' links followed as yours are, for a home the path lies in (rev68d F2:
+    // `-o ~alice/dotfiles/vimrc` with her `~/.vimrc -> dotfiles/vimrc`; under sudo, your own).
     for (const other of await otherHomes(where.passwd, where.home, where.env)) {
-      const theirs = said(
+      const homes = [resolve(other.home), resolve(other.real)];
+      const inside = resolved.some((t) => homes.some((h) => within(t, h)));
+      const whose = `${escapeInline(other.user)}'s home folder's`;
+      const theirs = saidOf(
+        [
+          ...written.map((t) => ({ path: t, by: undefined, namesOnly: undefined })),
+          ...(inside ? await spelledInHome(resolved, other.home, {}, look, whose) : []),
+        ],
         (t) => homeDotNameOf(t, other.home, []) ?? homeDotNameOf(t, other.real, []),
         false,
       );
@@ -546,6 +661,57 @@ async function refuseNamedOutput(
         : `${found.agent}'s own configuration (${found.file}, in its folder ${found.folder}/, where only an instructions file at the top is text: ${INSTRUCTION_FILES.join(", ")}; and the files of a prompt folder: ${Object.values(PROMPT_FOLDERS).flat().join(", ")})`;
   throw new RefusedError(
     `${where.flag}: ${path}: ${what}, not written over: the prompt would replace its configuration; write the prompt to a file of its own (another path, or for export none: the default export folder), then add the one line export prints to this file`,
+  );
+}
+
+/** A path judged as the file it is (`by` undefined) or as the home path it is by another name. */
+interface Named {
+  path: string;
+  by: string | undefined;
+  namesOnly: boolean | undefined;
+}
+
+/**
+ * What `judge` says of the first of `named` it finds something in, with what named it so; a
+ * {@link Named} judged by the lists of names only is skipped when `names` is false.
+ */
+function saidOf<T>(
+  named: readonly Named[],
+  judge: (t: string) => T | undefined,
+  names = true,
+): string | undefined {
+  for (const n of named) {
+    if (n.namesOnly && !names) continue;
+    const found = judge(n.path);
+    if (found !== undefined) return `${found}${n.by === undefined ? "" : ` (${n.by})`}`;
+  }
+  return undefined;
+}
+
+/**
+ * Each of `targets` (resolved) as the path in `home` it is by another name ({@link
+ * homeSpellings}: `~/dotfiles/vimrc` is `~/.vimrc` when that is a link to it), for your home
+ * folder and for another user's alike (`env` {}: their XDG variables are not yours to know).
+ * A look that stopped at its budget is said by a warning naming `whose` configuration folders.
+ */
+async function spelledInHome(
+  targets: readonly string[],
+  home: string,
+  env: Readonly<Record<string, string | undefined>>,
+  look: { flag: string; warn: (text: string) => void },
+  whose: string,
+): Promise<Named[]> {
+  const { spellings, over, unread } = await homeSpellings(home, env);
+  if (over > 0 || unread > 0) {
+    const folders = unread > 0 ? `, and ${unread} more folders were not looked at for links` : "";
+    look.warn(
+      `sysprompt: warning: ${look.flag}: ${over} link(s) in ${whose} configuration folders were not followed${folders} (the look at where they lead stopped at its budget of ${HOME_LINKS_BUDGET} names looked up)\n`,
+    );
+  }
+  return spellings.flatMap((s) =>
+    targets
+      .filter((t) => within(t, s.at))
+      .map((t) => ({ path: join(s.as, relative(s.at, t)), by: s.by, namesOnly: s.namesOnly })),
   );
 }
 
@@ -601,10 +767,15 @@ async function homeSpellings(
   const spellings: Spelling[] = [{ at: resolve(realHome), as: home, by: undefined }];
   // The folders whose links are read: your home folder (its dot entries), ~/.config and the others
   // (and their XDG folders), and the folders whose every file a program runs or trusts, three
-  // levels down (`~/.config/systemd/user/x.service`, `~/.config/fish/conf.d/x.fish`).
+  // levels down (`~/.config/systemd/user/x.service`, `~/.config/fish/conf.d/x.fish`); a project's
+  // own folders (`gradle/wrapper`, `node_modules/.bin`) are no home folder's.
   const read: { folder: string; as: string; depth: number; dotsOnly?: boolean }[] = [
     { folder: home, as: home, depth: 1, dotsOnly: true },
-    ...RUN_BY_NAME_FOLDERS.map((f) => ({ folder: join(home, f), as: join(home, f), depth: 3 })),
+    ...RUN_BY_NAME_FOLDERS.filter((f) => f.startsWith(".")).map((f) => ({
+      folder: join(home, f),
+      as: join(home, f),
+      depth: 3,
+    })),
   ];
   for (const [name, below] of XDG_HOME_FOLDERS) {
     const as = join(home, below);
@@ -810,7 +981,10 @@ async function linksBelow(folder: string, depth: number): Promise<string[]> {
   return links;
 }
 
-/** What {@link RUN_BY_NAME_FILES} or {@link RUN_BY_NAME_FOLDERS} says `path` is (as written, and with `.`/`..` taken away), or undefined. */
+/**
+ * What {@link RUN_BY_NAME_FILES}, {@link RUN_BY_NAME_PATHS} or {@link RUN_BY_NAME_FOLDERS} says
+ * `path` is (as written, and with `.`/`..` taken away), or undefined.
+ */
 export function runByNameOf(path: string): string | undefined {
   const written = path.split(sep).join("/");
   for (const p of [written, posix.normalize(written)]) {
@@ -818,6 +992,13 @@ export function runByNameOf(path: string): string | undefined {
     const file = names[names.length - 1] ?? "";
     if (RUN_BY_NAME_FILES.some((name) => namedLike(file, nameKey(name)))) {
       return `a file named ${file}`;
+    }
+    for (const pattern of RUN_BY_NAME_PATHS) {
+      const last = pathKey(pattern).split("/");
+      const tail = names.slice(-last.length);
+      if (tail.length === last.length && last.every((n, i) => namedLike(tail[i] ?? "", n))) {
+        return `a file ${tail.join("/")} (${pattern})`;
+      }
     }
     const folders = names.slice(0, -1);
     for (const folder of RUN_BY_NAME_FOLDERS) {
@@ -838,18 +1019,24 @@ export function runByNameOf(path: string): string | undefined {
  */
 const PROSE_ENDING = /\.(?:md|markdown|txt)$/;
 
+/** Each name pattern of {@link RUN_BY_NAME_FILES} and {@link RUN_BY_NAME_PATHS} as a test of a name. */
+const NAME_PATTERNS = new Map<string, RegExp>();
+
 /**
  * Whether a file's name (lower-cased, as {@link nameKey} gives it) is `name` of {@link
- * RUN_BY_NAME_FILES}, whose `*` at an end stands for any further letters but a
- * {@link PROSE_ENDING}.
+ * RUN_BY_NAME_FILES}, whose `*` stands for any letters (`test_*.py`); one at the end for further
+ * letters, but not a {@link PROSE_ENDING} (`.stylelintrc*` is not `.stylelintrc.md`).
  */
 function namedLike(file: string, name: string): boolean {
-  if (name.startsWith("*")) return file.length >= name.length && file.endsWith(name.slice(1));
-  if (name.endsWith("*")) {
-    const start = name.slice(0, -1);
-    return file.length >= name.length && file.startsWith(start) && !PROSE_ENDING.test(file);
+  if (!name.includes("*")) return file === name;
+  let pattern = NAME_PATTERNS.get(name);
+  if (pattern === undefined) {
+    const parts = name.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
+    // Each `*` stands for one letter at least: `*.pth` is not the name `.pth`.
+    pattern = new RegExp(`^${parts.join("[^/]+")}$`);
+    NAME_PATTERNS.set(name, pattern);
   }
-  return file === name;
+  return pattern.test(file) && !(name.endsWith("*") && PROSE_ENDING.test(file));
 }
 
 /**

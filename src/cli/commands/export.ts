@@ -1,6 +1,7 @@
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { readyCacheFolder } from "../../_cache-location.js";
 import { realpath, stat } from "../../_io.js";
+import { othersMayWrite } from "../../_others-write.js";
 import { homeFolder, isWithin, resolveUserPath } from "../../_paths.js";
 import { escapeInline } from "../../_text.js";
 import type { ExportSpec } from "../../agents/index.js";
@@ -197,8 +198,7 @@ async function sharedFolderOf(path: string): Promise<string | undefined> {
   for (let at = real; at !== undefined; at = dirname(at) === at ? undefined : dirname(at)) {
     const s = await stat(at).catch(() => undefined);
     if (s === undefined) continue;
-    const writable =
-      (s.mode & 0o002) !== 0 || ((s.mode & 0o020) !== 0 && s.gid !== process.getgid?.());
+    const writable = othersMayWrite(s);
     const guarded = (s.mode & STICKY) !== 0 && (s.uid === me || s.uid === 0);
     if (writable && !guarded) {
       const mode = (s.mode & 0o7777).toString(8).padStart(4, "0");

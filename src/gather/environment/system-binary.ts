@@ -2,6 +2,7 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { pushAll } from "../../_arrays.js";
 import { realpath, stat } from "../../_io.js";
+import { othersMayWrite } from "../../_others-write.js";
 import { homeFolder, isWithin } from "../../_paths.js";
 import {
   findProjectRoot,
@@ -362,23 +363,6 @@ function candidates(name: string, platform: string, env: Env): string[] {
   return pathext.map((ext) => `${name}${ext.toLowerCase()}`);
 }
 
-/** Any other user may write it: a file there could have been put there by anyone. */
-const OTHERS_WRITE = 0o002;
-
-/** Its group may write it: anyone in that group could have put a binary there. */
-const GROUP_WRITE = 0o020;
-
-/**
- * Whether a group that may write a binary or its folder is no wider than
- * the user: root's group (gid 0), or this user's private group (its gid is
- * the uid, as `useradd` makes them, so a umask of 002 leaves `~/bin` usable).
- * A shared group (`users`, `staff`, macOS's `admin`) is refused: each of its
- * members could plant the binary.
- */
-function narrowGroup(gid: number): boolean {
-  return gid === 0 || (gid === process.getuid?.() && gid === process.getgid?.());
-}
-
 async function realOrUndefined(path: string): Promise<string | undefined> {
   try {
     return await realpath(path);
@@ -458,10 +442,7 @@ async function usable(
     // Git's and sudo's rule: another user (not root) who owns the binary or its folder may replace
     // it; and so may a group that is more than root or this user.
     return [file, folder, realFolder].every(
-      (s) =>
-        (s.mode & OTHERS_WRITE) === 0 &&
-        ((s.mode & GROUP_WRITE) === 0 || narrowGroup(s.gid)) &&
-        (me === undefined || s.uid === me || s.uid === 0),
+      (s) => !othersMayWrite(s) && (me === undefined || s.uid === me || s.uid === 0),
     );
   } catch {
     // Vanished between the two calls, or unreadable: not a binary we can vouch for.

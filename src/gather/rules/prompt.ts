@@ -1,11 +1,5 @@
 import { unreadWarning } from "../../_fence.js";
-import {
-  elementText,
-  nameText,
-  printedLength,
-  withoutOwnerMark,
-  xmlNameText,
-} from "../../_prompt-text.js";
+import { elementText, nameText, printedLength, xmlNameText } from "../../_prompt-text.js";
 import type { AlwaysRule, OnDemandRule } from "../../data.js";
 import { fallbackMessage, type HiddenRunsOptions } from "../../prompt-templates/hidden-closers.js";
 import type { Diagnostic } from "../../types.js";
@@ -64,7 +58,10 @@ export function finishRules(
       })),
     rules
       .filter((r) => r.activation === "glob" || r.activation === "model")
-      .map((r) => ({ entry: onDemandEntry(r, wrappers), path: r.path })),
+      .map((r) => ({
+        entry: onDemandEntry(r, r.layer === "user" ? ownWrappers : wrappers),
+        path: r.path,
+      })),
     accounts,
   );
   return {
@@ -186,7 +183,7 @@ function alwaysEntry(
 ): AlwaysRule {
   // A repository's name or path never reads as your `owner="user"` attribute
   // (`deploy＂ owner＝＂user.mdc`), whatever quotes and equals it draws it with.
-  // (xmlNameText holds it for a repository's text: `wrappers` has OWNER_MARK.)
+  // (`wrappers` hold OWNER_MARK: escapeWrapperTags writes it `owner&#61;"user"`).
   const attribute = (text: string) =>
     rule.layer === "user" ? xmlNameText(text) : xmlNameText(text, wrappers);
   return {
@@ -204,18 +201,16 @@ function alwaysEntry(
 }
 
 function onDemandEntry(rule: Rule, wrappers: ReadonlySet<string>): OnDemandRule {
-  const user = rule.layer === "user";
-  const safe = (text: string) => {
-    const line = listText(text, wrappers);
-    return user ? line : withoutOwnerMark(line);
-  };
+  // Yours escaped against your layers' names (no OWNER_MARK: your mark kept); the repository's
+  // against every name and the owner mark (escapeWrapperTags).
+  const safe = (text: string) => listText(text, wrappers);
   const globs = rule.globs.map(safe);
   return {
     name: safe(rule.name),
     source: rule.source,
     // A path is the repository's text too: one line, so it cannot start a line of its own; its
     // blanks kept as they are (`my    globby.mdc`), or the model is sent to another file (rev68c F9).
-    path: user ? nameText(rule.path, wrappers) : withoutOwnerMark(nameText(rule.path, wrappers)),
+    path: nameText(rule.path, wrappers),
     activation: rule.activation,
     globs,
     globsText: globs.join(", "),

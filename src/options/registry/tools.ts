@@ -1,4 +1,4 @@
-import { isNameArray, isRecordOf, isString, isStringArray, nameList } from "../checks.js";
+import { isName, isNameArray, isRecordOf, isString, isStringArray, nameList } from "../checks.js";
 import { listFlag, nameKey, option, toolPairs, valueFlag } from "../spec.js";
 
 /** Options about the model, its tools and the rules the caller adds; entries of `OPTIONS`, in its order. */
@@ -21,7 +21,8 @@ export const TOOL_OPTIONS = {
           "model name: stated in the environment section, and it picks per-model variants (rules@small.md)",
         ],
       ],
-      isString,
+      // An empty value (a wrapper's unset `--model "$MODEL"`) is refused, not taken as no model (rev68d F5).
+      isName("a model name, such as claude-sonnet-4"),
     ),
     config: nameKey("model", "model: gpt-5", "a model name"),
   }),
@@ -84,6 +85,15 @@ export const TOOL_OPTIONS = {
     default: "none",
     check: isStringArray,
     scenario: "promptGuidelines",
-    flag: listFlag([["--guideline <text>", "add a rule to the rules section (repeatable)"]]),
+    // A blank rule (`--guideline "$RULE"` unset) is refused, not dropped without a word (rev68d F5).
+    flag: listFlag<readonly string[]>(
+      [["--guideline <text>", "add a rule to the rules section (repeatable)"]],
+      (raw) => {
+        const blank = raw.find((r) => r.trim() === "");
+        return blank === undefined
+          ? { value: raw }
+          : { problem: `expects a rule's text, got ${JSON.stringify(blank)}` };
+      },
+    ),
   }),
 };

@@ -1,0 +1,176 @@
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { userInfo } from "node:os";
+
+// Who besides you may write an entry, by its stats alone: the one rule of the
+// door's planted-file test, the project root's marker test, the PATH search
+// for a system binary, the cache folder and `export --out` (review rev68a F1:
+// the door read the other bit only, so a group member's AGENTS.md in a setgid
+// team share was the repository's). A POSIX ACL's mask stands in the group
+// bits, so a folder whose ACL lets another user write reads as group-writable.
+
+/** The stats the rule reads: no look-up beyond the stat the caller made. */
+export interface WriteBits {
+  mode: number;
+  gid: number;
+  /** The entry's owner, who may write it anyway: a group of theirs alone adds no one. */
+  uid: number;
+}
+
+/**
+ * How other users may write an entry with these stats: `world-writable`, or
+ * `group-writable, gid N` when its group may write it and holds someone
+ * besides you, root and the entry's owner ({@link isOwnGroup}: a user
+ * private group, yours or the owner's, adds no one); undefined when no one
+ * else may (and
+ * always on a system without POSIX owners, Windows, where Node gives every
+ * writable entry `0o666`). Root may write anything and is not counted.
+ */
+export function othersWrite(s: WriteBits): string | undefined {
+  if (process.getuid === undefined) return undefined;
+  if ((s.mode & 0o002) !== 0) return "world-writable";
+  if ((s.mode & 0o020) !== 0 && !isOwnGroup(s.gid, s.uid)) return `group-writable, gid ${s.gid}`;
+  return undefined;
+}
+
+/** Whether a user other than you (or root) may write an entry with these stats: {@link othersWrite}. */
+export function othersMayWrite(s: WriteBits): boolean {
+  return othersWrite(s) !== undefined;
+}
+
+/** What the system's files say of its users and groups, read once a process. */
+export interface GroupFiles {
+  /** `/etc/group`'s text, undefined when unreadable. */
+  group: string | undefined;
+  /** `/etc/passwd`'s text, undefined when unreadable. */
+  passwd: string | undefined;
+}
+
+/** Who you are: your uid, primary gid and user name. */
+export interface Me {
+  uid: number;
+  gid: number;
+  name: string | undefined;
+  /** Whether `/etc/passwd` lists you: else users come from elsewhere (LDAP, macOS's directory), and the files cannot say who else has a group. */
+  listed: boolean;
+  /** Run as root under `sudo`: the uid of the user who ran it (`$SUDO_UID`), who counts as you, as the owner tests count them. */
+  sudo?: number;
+}
+
+/**
+ * Whether group `gid` holds no user but you (or root): root's group (gid 0),
+ * or a group whose members, as `/etc/group` lists them and as `/etc/passwd`
+ * gives it to users as their primary group, are you alone, and you are in it
+ * (your primary group, or listed): a user private group (`useradd` makes one
+ * named like you; a umask of 002 makes every folder of yours writable by it).
+ * Under `sudo`, the user who ran it is you too (`sudo sysprompt render` in a
+ * clone of yours made with umask 002 keeps its root). `owner`: the entry's
+ * owner, who counts as you here, since the group adds no one who may not
+ * write it already (a colleague's umask-002 checkout: their private group).
+ * Where the files cannot say (a group they do not list, or you are not in
+ * `/etc/passwd`: users and groups from LDAP, macOS's directory) a group is
+ * yours when it is your primary group and its gid is your uid, as `useradd`
+ * numbers them, and it lists no other member.
+ * A shared group (`users`, `staff`, a team's) is not: each of its members may
+ * write there.
+ */
+export function groupIsOnlyYours(gid: number, me: Me, files: GroupFiles, owner?: number): boolean {
+  if (gid === 0) return true;
+  const users = files.passwd === undefined ? [] : passwdEntries(files.passwd);
+  const yours = (uid: number) => uid === 0 || uid === me.uid || uid === me.sudo || uid === owner;
+  const others = users.filter((u) => u.uid !== me.uid && yours(u.uid));
+  const names = [me.name, ...others.map((u) => u.name)].filter((n) => n !== undefined);
+  const entry = files.group === undefined ? undefined : groupEntry(files.group, gid);
+  if (entry?.members.some((m) => !names.includes(m))) return false;
+  if (entry === undefined || !me.listed || files.passwd === undefined)
+    return gid === me.uid && gid === me.gid;
+  if (users.some((u) => u.gid === gid && !yours(u.uid))) return false;
+  return gid === me.gid || others.some((u) => u.gid === gid) || entry.members.length > 0;
+}
+
+/** The users `/etc/passwd` lists: name, uid and primary gid. */
+function passwdEntries(text: string): { name: string; uid: number; gid: number }[] {
+  const users: { name: string; uid: number; gid: number }[] = [];
+  for (const line of text.split("\n")) {
+    const [name = "", , uid = "", gid = ""] = line.split(":");
+    if (/^\d+$/.test(uid) && /^\d+$/.test(gid))
+      users.push({ name, uid: Number(uid), gid: Number(gid) });
+  }
+  return users;
+}
+
+function groupEntry(text: string, gid: number): { members: string[] } | undefined {
+  const wanted = String(gid);
+  for (const line of text.split("\n")) {
+    const fields = line.split(":");
+    if (fields.length < 4 || fields[2] !== wanted) continue;
+    return { members: (fields[3] ?? "").trim().split(",").filter(Boolean) };
+  }
+  return undefined;
+}
+
+let verdicts: Map<string, boolean> | undefined;
+let context: { me: Me; files: GroupFiles } | undefined;
+
+/** The most bytes of each file read: a machine's are a few KiB; 8 MiB holds some 100,000 entries. */
+const MAX_BYTES = 8 * 1024 * 1024;
+
+/** A system file's text, undefined when unreadable or larger than {@link MAX_BYTES} (not to be judged on a part). */
+function readOrUndefined(path: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const stated = fstatSync(fd);
+    if (!stated.isFile() || stated.size > MAX_BYTES) return undefined;
+    // One byte past the size it said: a file that grew since is not judged on a part.
+    const buffer = Buffer.allocUnsafe(stated.size + 1);
+    let size = 0;
+    for (let n = -1; n !== 0 && size < buffer.length; size += n)
+      n = readSync(fd, buffer, size, buffer.length - size, null);
+    return size === buffer.length ? undefined : buffer.toString("utf8", 0, size);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * {@link groupIsOnlyYours} of this process's user: the files read once, on
+ * the first group-writable entry whose group is not root's, and each group's
+ * verdict kept, so the check costs no look-up per entry.
+ */
+export function isOwnGroup(gid: number, owner?: number): boolean {
+  if (gid === 0) return true;
+  verdicts ??= new Map();
+  const key = `${gid}:${owner ?? ""}`;
+  const known = verdicts.get(key);
+  if (known !== undefined) return known;
+  if (context === undefined) {
+    const uid = process.getuid?.() ?? -1;
+    const passwd = readOrUndefined("/etc/passwd");
+    let name =
+      passwd === undefined ? undefined : passwdEntries(passwd).find((u) => u.uid === uid)?.name;
+    const listed = name !== undefined;
+    const sudo = uid === 0 ? process.env.SUDO_UID : undefined;
+    if (name === undefined) {
+      try {
+        name = userInfo().username;
+      } catch {
+        // No entry for this uid anywhere: no listed member is you.
+      }
+    }
+    context = {
+      me: {
+        uid,
+        gid: process.getgid?.() ?? -1,
+        name,
+        listed,
+        ...(sudo !== undefined && /^\d+$/.test(sudo) ? { sudo: Number(sudo) } : {}),
+      },
+      files: { group: readOrUndefined("/etc/group"), passwd },
+    };
+  }
+  const verdict = groupIsOnlyYours(gid, context.me, context.files, owner);
+  verdicts.set(key, verdict);
+  return verdict;
+}
