@@ -7,14 +7,15 @@
 import { pushAll } from "./_arrays.js";
 import {
   apartFromLineAbove,
+  closedOpenToYours,
   closeOpenBlocksOnOwnLine,
   firstLineNoUnderline,
   lastLineOpenToYours,
+  type OpenToYoursOptions,
 } from "./_fence.js";
 import { LATIN_LETTERS } from "./_latin-letters.js";
 import { valueWithoutLinkDefinitions, withoutLinkDefinitions } from "./_link-definitions.js";
 import { isHidden, unitEscapes } from "./_text.js";
-import type { HiddenRunsOptions } from "./prompt-templates/hidden-closers.js";
 
 /**
  * A path (or any one-line value) as one printable line: each code point that
@@ -1751,19 +1752,22 @@ export function withoutAgentVariablesIn<T>(value: T): T {
  * of the prompt either ({@link withoutLinkDefinitions}), and one whose first
  * lines the template's opening line above it would change starts after a
  * blank line of its own ({@link apartFromLineAbove}, rev65b F4; yours is
- * printed as you wrote it). `how`: `onFallback` for a repository's text,
- * `unread` for yours (`closeHiddenRuns`: checked whatever the budget
- * left, and kept as written where it cannot be closed).
+ * printed as you wrote it), and words a template prints right after a
+ * repository's text are shown ({@link closedOpenToYours}, rev68c F1). `how`:
+ * `onFallback` and `onEscaped` for a repository's text, `unread` for yours
+ * (`closeHiddenRuns`: checked whatever the budget left, and kept as written
+ * where it cannot be closed).
  */
 export function elementText(
   text: string,
   names: ReadonlySet<string>,
-  how: HiddenRunsOptions = {},
+  how: OpenToYoursOptions = {},
 ): string {
   const repository = names.has(OWNER_MARK);
   const escaped = escapeWrapperTags(text, names);
-  const held = repository ? withoutLinkDefinitions(escaped) : escaped;
-  return closeOpenBlocksOnOwnLine(repository ? apartFromLineAbove(held) : held, how);
+  if (!repository) return closeOpenBlocksOnOwnLine(escaped, how);
+  // Your words printed right after it (`{{content}}` then your line) are shown (rev68c F1).
+  return closedOpenToYours(apartFromLineAbove(withoutLinkDefinitions(escaped)), " ", how);
 }
 
 /**

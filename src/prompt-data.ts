@@ -1,4 +1,4 @@
-import { unreadWarning } from "./_fence.js";
+import { END_ESCAPED_WORDS, unreadWarning } from "./_fence.js";
 import { notHomeLike, toPosix } from "./_paths.js";
 import {
   AGENT_VARIABLES,
@@ -127,7 +127,16 @@ function assembleInBudget(input: PromptDataInputs): ReturnType<typeof assemblePr
       origin === "user" ? (input.userFileWrappers ?? input.wrappers) : input.wrappers,
       origin === "user"
         ? { unread: () => closing.push(unreadWarning(path)) }
-        : { onFallback: (fallback) => closing.push(markupAsTextDiagnostic(path, fallback)) },
+        : {
+            onFallback: (fallback) => closing.push(markupAsTextDiagnostic(path, fallback)),
+            onEscaped: () =>
+              closing.push({
+                level: "warning",
+                code: "context-markup-as-text",
+                message: END_ESCAPED_WORDS,
+                path,
+              }),
+          },
     ),
     origin,
   }));

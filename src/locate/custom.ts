@@ -5,7 +5,7 @@ export type { AppendPart } from "../options.js";
 export { readTextOrPath } from "./text-or-path.js";
 
 import { join } from "node:path";
-import { closeOpenBlocksOnOwnLine, unreadWarning } from "../_fence.js";
+import { closeOpenBlocksOnOwnLine, END_ESCAPED_WORDS, unreadWarning } from "../_fence.js";
 import { toPosix } from "../_paths.js";
 import { ELEMENT_END, elementText, REPOSITORY_APPEND, xmlNameText } from "../_prompt-text.js";
 import { toolEntry } from "../gather/guidelines/tools.js";
@@ -182,7 +182,16 @@ export function printedParts(
     parts.map((p) => ({
       ...p,
       text: p.repository
-        ? elementText(p.text, wrappers, { onFallback: theirs(p) })
+        ? elementText(p.text, wrappers, {
+            onFallback: theirs(p),
+            onEscaped: () =>
+              warn?.({
+                level: "warning",
+                code: "append-markup-as-text",
+                message: END_ESCAPED_WORDS,
+                ...(p.path === undefined ? {} : { path: p.path }),
+              }),
+          })
         : closeOpenBlocksOnOwnLine(p.text, { unread: () => warn?.(unreadWarning(p.path)) }),
     })),
   );
