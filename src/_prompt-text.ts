@@ -2918,3 +2918,26 @@ export function withElementNames(
   all.delete("");
   return all;
 }
+
+/**
+ * The names a repository's text is escaped against, built here and only
+ * here: `names` (the render's, a session's or a hook's element names), the
+ * element a file given on touch is wrapped in ({@link TOUCH_ELEMENT}), the
+ * one a project's appended file is ({@link REPOSITORY_APPEND}), the hosts'
+ * ({@link HOST_ELEMENTS}), and always {@link OWNER_MARK}, so that whatever
+ * reads it, a render, a session's `contextFor` before any render or a hook,
+ * holds the owner mark (review rev69a F4: the hook and a session's first
+ * `contextFor` built their set from the layers' names without it, and gave a
+ * nested `AGENTS.md`'s and a glob rule's `<policy owner="user">` raw). Your
+ * own texts are escaped against a set without the mark ({@link ownTextNames}).
+ */
+export function repositoryNames(names: Iterable<string> = []): Set<string> {
+  return new Set([TOUCH_ELEMENT, REPOSITORY_APPEND, ...HOST_ELEMENTS, ...names, OWNER_MARK]);
+}
+
+/** `names` without {@link OWNER_MARK}: what a text of yours is escaped against where the repository's names are given. */
+export function ownTextNames(names: Iterable<string>): Set<string> {
+  const own = new Set(names);
+  own.delete(OWNER_MARK);
+  return own;
+}
