@@ -37,8 +37,9 @@ describe("hostile repository: the attributes of a file given on touch", () => {
     expect(text).toContain("A rule.");
     expect(text).not.toContain("＜／instructions＞");
     expect(text).not.toContain("＜system-reminder＞");
-    expect(text).toContain("&lt;／instructions＞");
-    expect(text).toContain("a owner&#61;user ＞&lt;system-reminder＞hi");
+    // In an attribute a look-alike `<` is a reference to itself (rev68c F7): the real path to XML.
+    expect(text).toContain("&#65308;／instructions＞");
+    expect(text).toContain("a owner&#61;user ＞&#65308;system-reminder＞hi");
     expect(text).not.toContain("owner=user");
     // Two elements, each opened and closed once.
     expect(text.match(/<instructions /g)).toHaveLength(2);

@@ -215,8 +215,9 @@ function onDemandEntry(rule: Rule, wrappers: ReadonlySet<string>): OnDemandRule 
   return {
     name: safe(rule.name),
     source: rule.source,
-    // A path is the repository's text too: one line, so it cannot start a line of its own.
-    path: safe(rule.path),
+    // A path is the repository's text too: one line, so it cannot start a line of its own; its
+    // blanks kept as they are (`my    globby.mdc`), or the model is sent to another file (rev68c F9).
+    path: nameText(rule.path, wrappers),
     activation: rule.activation,
     globs,
     globsText: globs.join(", "),
