@@ -100,7 +100,7 @@ export function compileHgIgnore(bytes: string): HgIgnore {
   let lineNo = 0;
   for (const raw of bytes.split("\n")) {
     lineNo++;
-    const line = stripComment(raw).replace(/[ \t\n\r\v\f]+$/, "");
+    const line = withoutTrailingBlanks(stripComment(raw));
     if (line === "") continue;
     if (line.startsWith("syntax:")) {
       const name = line.slice(7).trim();
@@ -242,4 +242,11 @@ export function globRegex(pat: string): string {
     } else res += escaped(c);
   }
   return res;
+}
+
+/** `text` without its trailing ASCII blanks (as Python's `rstrip()`), by hand: a `[ \t…]+$` regex is quadratic on a long run of blanks followed by something else. */
+function withoutTrailingBlanks(text: string): string {
+  let end = text.length;
+  while (end > 0 && " \t\n\r\v\f".includes(text.charAt(end - 1))) end--;
+  return text.slice(0, end);
 }

@@ -191,9 +191,11 @@ export function parseRegex(src: string): Node {
 
   /** A `{m}`, `{m,}`, `{,n}` or `{m,n}` at `i`, else undefined (then `{` is a literal, as in Python). */
   const braces = (): { min: number; max: number } | undefined => {
-    const m = /^\{(\d*)(,?)(\d*)\}/.exec(src.slice(i, i + 24));
-    if (!m || (m[1] === "" && m[2] === "")) return undefined;
-    const [whole, lo = "", comma, hi = ""] = m;
+    // The comma and the upper bound as one optional group: with `(,?)` between two `\d*` a run
+    // of digits could be split two ways (quadratic, though the slice is short).
+    const m = /^\{(\d*)(?:(,)(\d*))?\}/.exec(src.slice(i, i + 24));
+    if (!m || (m[1] === "" && m[2] === undefined)) return undefined;
+    const [whole, lo = "", comma = "", hi = ""] = m;
     const min = lo === "" ? 0 : Number(lo);
     const max = comma === "" ? min : hi === "" ? Number.POSITIVE_INFINITY : Number(hi);
     if (max < min) throw new Unreadable("a bad repeat");
