@@ -10,10 +10,18 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // rev69b F1: thirty CLI renders and an export, the first loads the CLI (7 s under load).
+  "test/catalogue/hostile-output-script-names.test.ts",
+  // rev69b F2: six CLI renders, the first loads the CLI (5 s under load).
+  "test/catalogue/hostile-output-nested-dot-links.test.ts",
+  // rev69b F3: five CLI renders, the first loads the CLI (2 s under load).
+  "test/catalogue/hostile-cli-blank-model.test.ts",
   // rev68a F2: each shape judged by a real git check-ignore, and two renders (2 s under load).
   "test/catalogue/hostile-ignore-prefix-starstar.test.ts",
   // rev68b F1/F2: every regular expression literal of src/ on adversarial lines (11-26 s).
   "test/misc/regex-linear.test.ts",
+  // rev68e F1: parses commonmark's lib/ with TypeScript to pin its audited expressions (0.8 s).
+  "test/sections/commonmark-regex-audit.test.ts",
   // rev66d F5: five CLI renders, the first loads the CLI (3.1 s under load).
   "test/catalogue/hostile-output-other-home-dotnames.test.ts",
   // rev66d F6: five CLI renders refused, the first loads the CLI (3.3 s under load).
@@ -100,6 +108,8 @@ const SLOW = [
   "test/catalogue/hostile-tag-name-format-characters.test.ts",
   "test/catalogue/hostile-tag-name-vertical-tab.test.ts",
   "test/catalogue/hostile-owner-mark-references-no-semicolon.test.ts",
+  // rev69a F1: every Unicode 14 Latin name of one letter read twice, then an untrusted render (1-3 s).
+  "test/catalogue/hostile-letters-named.test.ts",
   "test/**/*scale*.test.ts",
   "test/properties/*.test.ts",
   "test/**/property.test.ts",

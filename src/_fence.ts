@@ -27,7 +27,12 @@ import { InlineLinkReader } from "./_inline-link.js";
 import { asCell, delimiterRowAt } from "./_table-rows.js";
 import { closeHiddenRuns, type HiddenRunsOptions } from "./prompt-templates/hidden-closers.js";
 import { tableRunsAsText } from "./sections/gfm-tables.js";
-import { followingShown, withCheckBudget } from "./sections/html-reading.js";
+import {
+  followingShown,
+  openValueTagAt,
+  paidCheck,
+  withCheckBudget,
+} from "./sections/html-reading.js";
 import type { Diagnostic } from "./types.js";
 
 export type { Fence } from "./_blocks.js";
@@ -450,6 +455,45 @@ export function lastLineOpenToYours(text: string, joiner: string, onEscaped?: ()
   return `${text.slice(0, start)}${body.slice(start).replaceAll("<", "&lt;")}${text.slice(body.length)}`;
 }
 
+/** What {@link closedOpenToYours} is told: {@link HiddenRunsOptions}, and `onEscaped` when the last paragraph's `<` were written `&lt;`. */
+export interface OpenToYoursOptions extends HiddenRunsOptions {
+  onEscaped?: () => void;
+}
+
+/**
+ * What a warning says of a repository's text whose last paragraph
+ * {@link lastLineOpenToYours} wrote as text: one wording for a context or
+ * rule file, a custom base prompt, an appended text and a partial.
+ */
+export const END_ESCAPED_WORDS =
+  'ends in markup that hides the words printed right after it (an inline <span hidden>): its last paragraph\'s "<" is written "&lt;", so they are shown';
+
+/**
+ * A repository's text as a template prints it (a context or rule file, a
+ * project's custom base prompt, appended text or partial): no block left open
+ * at its end ({@link closeOpenBlocksOnOwnLine}), and words printed right after
+ * it (`joiner` between: `" "` for a text that may end mid-line, `""` after a
+ * partial's own final line break) shown ({@link lastLineOpenToYours}, told
+ * to `options.onEscaped`). The one place each of them is judged with your
+ * words after it (review rev68c F1: `{{content}}` then your line continued
+ * an `AGENTS.md`'s last paragraph, `see <span hidden>`, and was hidden). One
+ * check, charged to the scope's budget once ({@link paidCheck}): past it, the
+ * closers' own fallback writes every `<` as text.
+ */
+export function closedOpenToYours(
+  text: string,
+  joiner: string,
+  options: OpenToYoursOptions = {},
+): string {
+  const close = () => closeOpenBlocksOnOwnLine(text, options);
+  return paidCheck(
+    text,
+    () => lastLineOpenToYours(close(), joiner, options.onEscaped),
+    close,
+    options.unread !== undefined,
+  );
+}
+
 /** Where `text`'s last paragraph starts: after its last line of spaces and tabs only (0 when none). */
 function lastParagraphStart(text: string): number {
   for (let lineEnd = text.length; ; ) {
@@ -596,7 +640,33 @@ export function closeOpenBlocks(
   // A text not yours: no raw `<` in a GFM table's lines, which CommonMark's check cannot see (rev65b F1).
   const read = options?.unread === undefined ? tableRunsAsText(text) : text;
   const close = (t: string) => closeOpenComment(closeOpenFence(t, joined));
-  return closeHiddenRuns(close(read), { withLine, close }, options);
+  const closed = closeHiddenRuns(close(read), { withLine, close }, options);
+  return options?.unread === undefined ? withoutUnendedTag(closed) : closed;
+}
+
+/** Most tags {@link withoutUnendedTag} writes as text one by one: past it, every `<` from the last one on. */
+const MAX_UNENDED_TAGS = 8;
+
+/**
+ * `text` (a repository's, its closers added) with the `<` of a start or end
+ * tag an HTML parser fed the raw prompt would still be in at its end, in an
+ * attribute's quoted value, written `&lt;` ({@link openValueTagAt}): `See <a href="docs`, text to a Markdown
+ * reader, took your `</repository_append>` and your appended text as the
+ * attribute's value (review rev68c F8). A Markdown reader prints such a tag
+ * as text already, so it reads the same; a tag it reads as raw HTML (at a
+ * line's start) is ended by the closers before this. The tag was a value
+ * around what follows it, which is then read: each tag left unended so is
+ * written as text in turn.
+ */
+function withoutUnendedTag(text: string): string {
+  let out = text;
+  // Read on from the tag written as text: the tokenizer was in its data state there.
+  let at = openValueTagAt(out);
+  for (let i = 0; i < MAX_UNENDED_TAGS && at !== -1; i++) {
+    out = `${out.slice(0, at)}&lt;${out.slice(at + 1)}`;
+    at = openValueTagAt(out, at);
+  }
+  return at === -1 ? out : `${out.slice(0, at)}${out.slice(at).replaceAll("<", "&lt;")}`;
 }
 
 /**

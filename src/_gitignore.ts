@@ -2,6 +2,7 @@ import { Buffer } from "node:buffer";
 import { createRequire } from "node:module";
 import type IgnoreFactory from "ignore";
 import type { Ignore } from "ignore";
+import { pushAll } from "./_arrays.js";
 import { nextTurn } from "./_pace.js";
 import type { Diagnostic } from "./types.js";
 
@@ -248,9 +249,9 @@ export function addGitignore(
       const weight = bounded.reduce((sum, one) => sum + patternWeight(one), 0);
       if (weight > budget.weightLeft) break;
       budget.weightLeft -= weight;
-      rebased.push(...bounded);
+      pushAll(rebased, bounded);
     } else {
-      rebased.push(...bounded);
+      pushAll(rebased, bounded);
     }
     weighed++;
   }

@@ -3,20 +3,22 @@
 /**
  * The Latin letters whose Unicode name says they are drawn as an ASCII letter with a
  * stroke, hook, bar, curl, tail, … (`ł` LATIN SMALL LETTER L WITH STROKE, `ʈ`, `ɵ`
- * LATIN SMALL LETTER BARRED O, the small capitals, `ᴉ` TURNED I), by that letter,
- * each without a canonical decomposition (review rev68f F3). See the script for
- * which names are kept.
+ * LATIN SMALL LETTER BARRED O, the small capitals, `ᴉ` TURNED I, `ꟾ` EPIGRAPHIC
+ * LETTER I LONGA), by that letter, each without a canonical decomposition (reviews
+ * rev68f F3, rev69a F1). See the script for which names are kept.
  */
 export const LATIN_LETTERS: ReadonlyMap<number, string> = new Map(
   [
-    ["ØøĐđĦħıĿŀŁłŦŧƀƁƂƃƇƈƊƋƌƎƑƒƓƗƘƙƚƝƞƟƤƥƫƬƭƮƲ", "ooddhhillllttbbbbccdddeffgikklnnoppttttv"],
-    ["ƳƴƵƶǝǤǥȠȡȤȥȴȵȶȷȺȻȼȽȾȿɀɃɄɆɇɈɉɋɌɍɎɏɓɕɖɗɘɠɡ", "yyzzeggndzzlntjaccltszbueejjqrryybcddegg"],
-    ["ɢɦɨɪɫɬɭɱɲɳɴɵɼɽɾʀʂʇʈʉʏʐʑʙʛʜʝʟʠᴀᴃᴄᴅᴇᴉᴊᴋᴌᴍᴏ", "ghiilllmnnnorrrrsttuyzzbghjlqabcdeijklmo"],
-    ["ᴘᴛᴜᴠᴡᴢᵬᵭᵮᵯᵰᵱᵲᵳᵴᵵᵶᵹᵽᶀᶁᶂᶃᶄᶅᶆᶇᶈᶉᶊᶍᶎᶏᶑᶒᶖᶙẚỾỿ", "ptuvwzbdfmnprrstzgpbdfgklmnprsxzadeiuayy"],
-    ["ⱠⱡⱢⱣⱤⱥⱦⱧⱨⱩⱪⱫⱬⱮⱱⱲⱳⱴⱸⱺⱻⱾⱿꜰꜱꝀꝁꝂꝃꝄꝅꝆꝇꝈꝉꝊꝋꝌꝍꝐ", "lllprathhkkzzmvwwveoeszfskkkkkklllloooop"],
-    ["ꝑꝒꝓꝔꝕꝖꝗꝘꝙꝞꝟꝹꝺꝻꝼꝽꞂꞃꞄꞅꞆꞇꞎꞐꞑꞒꞓꞔꞕꞖꞗꞘꞙꞠꞡꞢꞣꞤꞥꞦ", "pppppqqqqvvddffgrrssttlnnccchbbffggkknnr"],
-    ["ꞧꞨꞩꞪꞬꞭꞮꞯꞱꞲꞸꞹꟀꟁꟂꟃꟄꟅꟆꟇꟈꟉꟊꟐꟑꟖꟗꟘꟙꬲꬳꬴꬵꬶꬷꬸꬹꬺꬻꬽ", "rsshgliqtjuuoowwcszddssggsssseeefglllmno"],
-    ["ꬾꭆꭉꭋꭌꭎꭏꭒꭖꭗꭘꭙꭚ𝼄𝼉𝼍𝼑𝼓𝼖𝼚𝼛𝼝𝼞", "orrrruuuxxxxylttllriocs"],
+    ["ØøĐđĦħıĿŀŁłŉŦŧƀƁƂƃƇƈƉƊƋƌƎƐƑƒƓƗƘƙƚƝƞƟƤƥƫƬ", "ooddhhillllnttbbbbccddddeeffgikklnnopptt"],
+    ["ƭƮƲƳƴƵƶǝǤǥȠȡȤȥȴȵȶȷȺȻȼȽȾȿɀɃɄɆɇɈɉɊɋɌɍɎɏɓɕɖ", "ttvyyzzeggndzzlntjaccltszbueejjqqrryybcd"],
+    ["ɗɘɛɠɡɢɦɨɪɫɬɭɱɲɳɴɵɼɽɾʀʂʇʈʉʏʐʑʗʙʛʜʝʟʠʱᴀᴃᴄᴅ", "deeggghiilllmnnnorrrrsttuyzzcbghjlqhabcd"],
+    ["ᴇᴉᴊᴋᴌᴍᴏᴑᴓᴘᴛᴜᴠᴡᴢᴯᴲᵋᵎᵬᵭᵮᵯᵰᵱᵲᵳᵴᵵᵶᵹᵻᵽᵾᶀᶁᶂᶃᶄᶅ", "eijklmoooptuvwzbeeibdfmnprrstzgipubdfgkl"],
+    ["ᶆᶇᶈᶉᶊᶍᶎᶏᶑᶒᶓᶖᶙᶝᶢᶤᶦᶧᶨᶩᶪᶫᶬᶮᶯᶰᶱᶳᶵᶶᶸᶼᶽẚỾỿⱠⱡⱢⱣ", "mnprsxzadeeiucgiiijlllmnnnostuuzzayylllp"],
+    ["ⱤⱥⱦⱧⱨⱩⱪⱫⱬⱮⱱⱲⱳⱴⱸⱺⱻⱾⱿꜰꜱꝀꝁꝂꝃꝄꝅꝆꝇꝈꝉꝊꝋꝌꝍꝐꝑꝒꝓꝔ", "rathhkkzzmvwwveoeszfskkkkkkllllooooppppp"],
+    ["ꝕꝖꝗꝘꝙꝞꝟꝹꝺꝻꝼꝽꞂꞃꞄꞅꞆꞇꞎꞐꞑꞒꞓꞔꞕꞖꞗꞘꞙꞠꞡꞢꞣꞤꞥꞦꞧꞨꞩꞪ", "pqqqqvvddffgrrssttlnnccchbbffggkknnrrssh"],
+    ["ꞬꞭꞮꞯꞱꞲꞸꞹꞺꞻꞼꞽꞾꞿꟀꟁꟂꟃꟄꟅꟆꟇꟈꟉꟊꟐꟑꟖꟗꟘꟙꟸꟾꟿꬲꬳꬴꬵꬶꬷ", "gliqtjuuaaiiuuoowwcszddssggsssshimeeefgl"],
+    ["ꬸꬹꬺꬻꬽꬾꭆꭇꭈꭉꭋꭌꭎꭏꭒꭖꭗꭘꭙꭚꭝꭞꭟ𐞄𐞅𐞋𐞌𐞍𐞎𐞒𐞓𐞔𐞕𐞖𐞛𐞜𐞝𐞢𐞨𐞩", "llmnoorrrrrruuuxxxxyllubbdddeggghhlllorr"],
+    ["𐞪𐞯𐞰𐞲𐞺𝚤𝚥𝼄𝼉𝼍𝼏𝼑𝼓𝼖𝼚𝼛𝼝𝼞", "rtvysijlttcllriocs"],
   ].flatMap(([from = "", to = ""]) =>
     [...from].map((c, k) => [c.codePointAt(0) ?? 0, to[k] ?? ""] as const),
   ),

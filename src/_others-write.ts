@@ -6,7 +6,10 @@ import { userInfo } from "node:os";
 // for a system binary, the cache folder and `export --out` (review rev68a F1:
 // the door read the other bit only, so a group member's AGENTS.md in a setgid
 // team share was the repository's). A POSIX ACL's mask stands in the group
-// bits, so a folder whose ACL lets another user write reads as group-writable.
+// bits, so a folder whose ACL lets another user write reads as group-writable,
+// but those bits are judged by the owning group: known limit (review rev69c
+// F2), an ACL on a folder of your private group is not seen, Node having no
+// call that reads `system.posix_acl_access`.
 
 /** The stats the rule reads: no look-up beyond the stat the caller made. */
 export interface WriteBits {
@@ -57,55 +60,116 @@ export interface Me {
 }
 
 /**
- * Whether group `gid` holds no user but you (or root): root's group (gid 0),
- * or a group whose members, as `/etc/group` lists them and as `/etc/passwd`
- * gives it to users as their primary group, are you alone, and you are in it
- * (your primary group, or listed): a user private group (`useradd` makes one
- * named like you; a umask of 002 makes every folder of yours writable by it).
+ * Whether group `gid` holds no user but you (or root): a group whose members,
+ * as `/etc/group` lists them (every line with its gid, as `initgroups` merges
+ * them: `groupadd -o` gives one gid two names; a `#` line is no entry) and as
+ * `/etc/passwd` gives it to users as their primary group, are you alone, and
+ * you are in it (your primary group, or listed): a user private group
+ * (`useradd` makes one named like you; a umask of 002 makes every folder of
+ * yours writable by it). Root's group (gid 0) is judged so too: it is yours
+ * when it holds root alone, not when the files add a user to it (OpenShift's
+ * `chgrp -R 0` images, a BSD `wheel`; review rev69c F4).
  * Under `sudo`, the user who ran it is you too (`sudo sysprompt render` in a
  * clone of yours made with umask 002 keeps its root). `owner`: the entry's
  * owner, who counts as you here, since the group adds no one who may not
  * write it already (a colleague's umask-002 checkout: their private group).
- * Where the files cannot say (a group they do not list, or you are not in
- * `/etc/passwd`: users and groups from LDAP, macOS's directory) a group is
- * yours when it is your primary group and its gid is your uid, as `useradd`
- * numbers them, and it lists no other member.
+ * Where the files cannot say (a group they do not list, you are not in
+ * `/etc/passwd`, or either file holds a NIS `+`/`-` line: users and groups
+ * from LDAP, NIS, macOS's directory) a group is yours when it is your primary
+ * group and its gid is your uid, as `useradd` numbers them, and it lists no
+ * other member.
  * A shared group (`users`, `staff`, a team's) is not: each of its members may
- * write there.
+ * write there. The files are parsed once per `files` object (review rev69c F5).
  */
 export function groupIsOnlyYours(gid: number, me: Me, files: GroupFiles, owner?: number): boolean {
-  if (gid === 0) return true;
-  const users = files.passwd === undefined ? [] : passwdEntries(files.passwd);
+  const known = parsedFiles(files);
   const yours = (uid: number) => uid === 0 || uid === me.uid || uid === me.sudo || uid === owner;
-  const others = users.filter((u) => u.uid !== me.uid && yours(u.uid));
-  const names = [me.name, ...others.map((u) => u.name)].filter((n) => n !== undefined);
-  const entry = files.group === undefined ? undefined : groupEntry(files.group, gid);
-  if (entry?.members.some((m) => !names.includes(m))) return false;
-  if (entry === undefined || !me.listed || files.passwd === undefined)
+  const names = new Set<string>();
+  if (me.name !== undefined) names.add(me.name);
+  for (const uid of [0, me.uid, me.sudo, owner])
+    for (const name of uid === undefined ? [] : (known.namesOf.get(uid) ?? [])) names.add(name);
+  const members = known.members.get(gid);
+  if (members !== undefined) for (const m of members) if (!names.has(m)) return false;
+  if (members === undefined || !me.listed || !known.complete)
     return gid === me.uid && gid === me.gid;
-  if (users.some((u) => u.gid === gid && !yours(u.uid))) return false;
-  return gid === me.gid || others.some((u) => u.gid === gid) || entry.members.length > 0;
+  const primary = known.primaryOf.get(gid) ?? [];
+  if (primary.some((uid) => !yours(uid))) return false;
+  return gid === me.gid || primary.length > 0 || members.size > 0;
 }
 
-/** The users `/etc/passwd` lists: name, uid and primary gid. */
-function passwdEntries(text: string): { name: string; uid: number; gid: number }[] {
-  const users: { name: string; uid: number; gid: number }[] = [];
-  for (const line of text.split("\n")) {
+/** What `/etc/passwd` and `/etc/group` say, parsed once: see {@link parsedFiles}. */
+interface ParsedFiles {
+  /** Each uid's names (a uid may have more than one line). */
+  namesOf: Map<number, string[]>;
+  /** Each gid's users whose primary group it is. */
+  primaryOf: Map<number, number[]>;
+  /** Each gid's listed members, the union of every line with that gid. */
+  members: Map<number, Set<string>>;
+  /** Both files read and neither holds a NIS `+`/`-` line, which adds entries from elsewhere. */
+  complete: boolean;
+}
+
+const parsed = new WeakMap<GroupFiles, ParsedFiles>();
+
+/** The lines of a system file that are entries: leading blanks skipped, `#` comments and empty lines left out, as glibc's files backend reads them. */
+function entryLines(text: string): string[] {
+  const lines: string[] = [];
+  for (const raw of text.split("\n")) {
+    const line = raw.replace(/^[ \t]+/, "");
+    if (line !== "" && !line.startsWith("#")) lines.push(line);
+  }
+  return lines;
+}
+
+/** {@link ParsedFiles} of `files`, parsed on its first use and kept while the object lives. */
+function parsedFiles(files: GroupFiles): ParsedFiles {
+  const cached = parsed.get(files);
+  if (cached !== undefined) return cached;
+  const result: ParsedFiles = {
+    namesOf: new Map(),
+    primaryOf: new Map(),
+    members: new Map(),
+    complete: files.passwd !== undefined && files.group !== undefined,
+  };
+  for (const user of files.passwd === undefined ? [] : passwdEntries(files.passwd)) {
+    if (user.nis) {
+      result.complete = false;
+      continue;
+    }
+    const names = result.namesOf.get(user.uid) ?? [];
+    names.push(user.name);
+    result.namesOf.set(user.uid, names);
+    const primary = result.primaryOf.get(user.gid) ?? [];
+    primary.push(user.uid);
+    result.primaryOf.set(user.gid, primary);
+  }
+  for (const line of files.group === undefined ? [] : entryLines(files.group)) {
+    if (line.startsWith("+") || line.startsWith("-")) {
+      result.complete = false;
+      continue;
+    }
+    const fields = line.split(":");
+    if (fields.length < 4 || !/^\d+$/.test(fields[2] ?? "")) continue;
+    const gid = Number(fields[2]);
+    const members = result.members.get(gid) ?? new Set<string>();
+    for (const m of (fields[3] ?? "").trim().split(",")) if (m !== "") members.add(m);
+    result.members.set(gid, members);
+  }
+  parsed.set(files, result);
+  return result;
+}
+
+/** The users `/etc/passwd` lists: name, uid and primary gid; `nis` for a `+`/`-` line. */
+function passwdEntries(text: string): { name: string; uid: number; gid: number; nis: boolean }[] {
+  const users: { name: string; uid: number; gid: number; nis: boolean }[] = [];
+  for (const line of entryLines(text)) {
+    const nis = line.startsWith("+") || line.startsWith("-");
     const [name = "", , uid = "", gid = ""] = line.split(":");
-    if (/^\d+$/.test(uid) && /^\d+$/.test(gid))
-      users.push({ name, uid: Number(uid), gid: Number(gid) });
+    if (nis) users.push({ name, uid: -1, gid: -1, nis });
+    else if (/^\d+$/.test(uid) && /^\d+$/.test(gid))
+      users.push({ name, uid: Number(uid), gid: Number(gid), nis });
   }
   return users;
-}
-
-function groupEntry(text: string, gid: number): { members: string[] } | undefined {
-  const wanted = String(gid);
-  for (const line of text.split("\n")) {
-    const fields = line.split(":");
-    if (fields.length < 4 || fields[2] !== wanted) continue;
-    return { members: (fields[3] ?? "").trim().split(",").filter(Boolean) };
-  }
-  return undefined;
 }
 
 let verdicts: Map<string, boolean> | undefined;
@@ -135,12 +199,11 @@ function readOrUndefined(path: string): string | undefined {
 }
 
 /**
- * {@link groupIsOnlyYours} of this process's user: the files read once, on
- * the first group-writable entry whose group is not root's, and each group's
+ * {@link groupIsOnlyYours} of this process's user: the files read and parsed
+ * once, on the first group-writable entry, and each group's
  * verdict kept, so the check costs no look-up per entry.
  */
 export function isOwnGroup(gid: number, owner?: number): boolean {
-  if (gid === 0) return true;
   verdicts ??= new Map();
   const key = `${gid}:${owner ?? ""}`;
   const known = verdicts.get(key);
@@ -148,8 +211,8 @@ export function isOwnGroup(gid: number, owner?: number): boolean {
   if (context === undefined) {
     const uid = process.getuid?.() ?? -1;
     const passwd = readOrUndefined("/etc/passwd");
-    let name =
-      passwd === undefined ? undefined : passwdEntries(passwd).find((u) => u.uid === uid)?.name;
+    const files = { group: readOrUndefined("/etc/group"), passwd };
+    let name = parsedFiles(files).namesOf.get(uid)?.[0];
     const listed = name !== undefined;
     const sudo = uid === 0 ? process.env.SUDO_UID : undefined;
     if (name === undefined) {
@@ -167,7 +230,7 @@ export function isOwnGroup(gid: number, owner?: number): boolean {
         listed,
         ...(sudo !== undefined && /^\d+$/.test(sudo) ? { sudo: Number(sudo) } : {}),
       },
-      files: { group: readOrUndefined("/etc/group"), passwd },
+      files,
     };
   }
   const verdict = groupIsOnlyYours(gid, context.me, context.files, owner);

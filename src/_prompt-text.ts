@@ -7,14 +7,15 @@
 import { pushAll } from "./_arrays.js";
 import {
   apartFromLineAbove,
+  closedOpenToYours,
   closeOpenBlocksOnOwnLine,
   firstLineNoUnderline,
   lastLineOpenToYours,
+  type OpenToYoursOptions,
 } from "./_fence.js";
 import { LATIN_LETTERS } from "./_latin-letters.js";
 import { valueWithoutLinkDefinitions, withoutLinkDefinitions } from "./_link-definitions.js";
 import { isHidden, unitEscapes } from "./_text.js";
-import type { HiddenRunsOptions } from "./prompt-templates/hidden-closers.js";
 
 /**
  * A path (or any one-line value) as one printable line: each code point that
@@ -808,9 +809,16 @@ function hasName(keys: NameKeys, name: string): boolean {
  * owner mark is made literal too ({@link withoutOwnerMark}), here where every
  * reader of a repository's text passes: a file ({@link elementText}), a name
  * or path ({@link nameText}, {@link xmlNameText}), a value ({@link valueText}),
- * a tree's lines the budget draws again.
+ * a tree's lines the budget draws again. `asXml` (a name or path in an XML
+ * value, {@link xmlNameText}): a look-alike `<` is written as a reference to
+ * itself (`&#65308;`), which an XML reader decodes to the name the repository
+ * has, not `&lt;`.
  */
-export function escapeWrapperTags(written: string, names: ReadonlySet<string>): string {
+export function escapeWrapperTags(
+  written: string,
+  names: ReadonlySet<string>,
+  asXml = false,
+): string {
   const free = names.has(AGENT_VARIABLES) ? withoutAgentVariables(written) : written;
   // A repository's text, whatever reads it (a file, a name, a path, a value): no owner mark.
   const text = names.has(OWNER_MARK) ? withoutOwnerMark(free) : free;
@@ -834,7 +842,10 @@ export function escapeWrapperTags(written: string, names: ReadonlySet<string>): 
     h++;
     // Met in both readings: written once.
     if (lt < copied) continue;
-    out += `${text.slice(copied, lt)}&lt;`;
+    // In an XML value a look-alike is written as a reference to itself: an XML reader decodes
+    // the name or path as it is, where `&lt;` named another file (review rev68c F7).
+    const code = text.codePointAt(lt) ?? 0;
+    out += `${text.slice(copied, lt)}${asXml && code !== 0x3c ? `&#${code};` : "&lt;"}`;
     copied = lt + widthAt(text, lt);
   }
   return out + text.slice(copied);
@@ -1741,19 +1752,22 @@ export function withoutAgentVariablesIn<T>(value: T): T {
  * of the prompt either ({@link withoutLinkDefinitions}), and one whose first
  * lines the template's opening line above it would change starts after a
  * blank line of its own ({@link apartFromLineAbove}, rev65b F4; yours is
- * printed as you wrote it). `how`: `onFallback` for a repository's text,
- * `unread` for yours (`closeHiddenRuns`: checked whatever the budget
- * left, and kept as written where it cannot be closed).
+ * printed as you wrote it), and words a template prints right after a
+ * repository's text are shown ({@link closedOpenToYours}, rev68c F1). `how`:
+ * `onFallback` and `onEscaped` for a repository's text, `unread` for yours
+ * (`closeHiddenRuns`: checked whatever the budget left, and kept as written
+ * where it cannot be closed).
  */
 export function elementText(
   text: string,
   names: ReadonlySet<string>,
-  how: HiddenRunsOptions = {},
+  how: OpenToYoursOptions = {},
 ): string {
   const repository = names.has(OWNER_MARK);
   const escaped = escapeWrapperTags(text, names);
-  const held = repository ? withoutLinkDefinitions(escaped) : escaped;
-  return closeOpenBlocksOnOwnLine(repository ? apartFromLineAbove(held) : held, how);
+  if (!repository) return closeOpenBlocksOnOwnLine(escaped, how);
+  // Your words printed right after it (`{{content}}` then your line) are shown (rev68c F1).
+  return closedOpenToYours(apartFromLineAbove(withoutLinkDefinitions(escaped)), " ", how);
 }
 
 /**
@@ -1799,23 +1813,57 @@ export const ELEMENT_END = "\n\n";
  * as a comment, an HTML block or a code block.
  */
 export function nameText(text: string, names: ReadonlySet<string>): string {
-  return lineOpeningNoBlock(escapeWrapperTags(oneLine(text), names));
+  return lineValue(escapeWrapperTags(oneLine(text), names));
 }
 
 /**
  * A name or path the repository chose, as the builtin templates print it in
  * an element's text or attribute (a skill's `<name>` and `<location>`, an
  * always rule's `name="…"` and `path="…"`, a context file's `path="…"`): one
- * line ({@link oneLine}), XML-escaped (every `<`, `&` and quote), and a fence
- * run at its start written `` \` `` ({@link lineOpeningNoBlock}). The data
+ * line ({@link oneLine}), XML-escaped (every `<`, `&` and quote), and
+ * opening no block nor changing the line around it ({@link lineValue}). The data
  * holds it so, so that any template gets it safe: your own section listing
  * skills writes no `</yoursection> <system>` and opens no `<pre>`, `<!--` or
  * fence. A template prints it as it is (escaping it again writes `&amp;lt;`).
  * With `names` (a repository's name) no tag of them either ({@link xmlValueText}).
  */
 export function xmlNameText(text: string, names?: ReadonlySet<string>): string {
-  return lineOpeningNoBlock(xmlValueText(oneLine(text), names));
+  const escaped = escapeXml(oneLine(text));
+  // A look-alike `<` is a reference to itself: an XML reader reads the name or path the
+  // repository has (rev68c F7); its owner mark is held first (escapeWrapperTags).
+  return lineValue(names === undefined ? escaped : escapeWrapperTags(escaped, names, true));
 }
+
+/**
+ * A name or one-line value (escaped for its tags already) as it may stand
+ * anywhere on a line of a template, the one writer {@link nameText},
+ * {@link xmlNameText} and a one-line {@link valueText} go through: it opens
+ * no block ({@link lineOpeningNoBlock}), and the line around it stays the
+ * template's. Every backtick is written `&#96;` (a reference every reader
+ * decodes to a backtick in text, in an info string and in an XML attribute):
+ * a backtick in a fence's info string (```` ```{{vars.lang}} ````) makes the
+ * line no fence, so the template's closing fence opened one over the rest
+ * of the prompt, and `\`` is still one there (review rev68c F2); and one left
+ * unpaired in the value paired with a later backtick of the template's, its
+ * words a code span (F5). Its leading spaces are written `\u0020`, as the
+ * workspace tree writes them (a TAB is `\u0009` already, {@link oneLine}):
+ * at a line's start, or after a list item's marker, four of them made the
+ * template's words on that line indented code (F4). A `[` at its start is
+ * written `&#91;` (a reference opens no link label, and reads as `[` in an
+ * XML attribute too, where `\[` would not): `- {{name}}: {{path}}` with a
+ * rule file named `[docs]` was a link reference definition, defining the
+ * label the template's own link uses (F6).
+ */
+function lineValue(line: string): string {
+  const text = line.includes("`") ? line.replaceAll("`", BACKTICK_REFERENCE) : line;
+  let blanks = 0;
+  while (text.charCodeAt(blanks) === 0x20) blanks++;
+  if (blanks > 0) return lineOpeningNoBlock(`${"\\u0020".repeat(blanks)}${text.slice(blanks)}`);
+  return lineOpeningNoBlock(text.startsWith("[") ? `&#91;${text.slice(1)}` : text);
+}
+
+/** How {@link lineValue} writes a backtick: a reference, no code span's or fence's delimiter. */
+const BACKTICK_REFERENCE = "&#96;";
 
 /**
  * `text` as an XML value ({@link escapeXml}) and, given `names` (a
@@ -2347,9 +2395,88 @@ export function valueText(text: string, names: ReadonlySet<string>): string {
   const escaped = escapeWrapperTags(firstLineNoUnderline(oneLine(text, true)), names);
   const held = escaped.includes("<!--") ? escaped.replaceAll("<!--", "&lt;!--") : escaped;
   // Printed after your words (`Team: {{vars.team}}`), read from a block start of its own (rev66f F1).
-  const closed = closeOpenBlocksOnOwnLine(valueWithoutLinkDefinitions(held));
+  const closed = closeOpenBlocksOnOwnLine(valueWithoutLinkDefinitions(edgesAsText(held)));
   // Your words after it on its last line are shown (rev67b F4).
   return apartFromLineAbove(lastLineOpenToYours(closed, " "));
+}
+
+/**
+ * A value of several lines with the lines a template's own line continues
+ * held as {@link lineValue} holds a one-line value: every backtick of its
+ * first line (which may stand in a fence's info string) and of its last
+ * paragraph (which your words after it continue; after its last fence line,
+ * if any) written `&#96;`, and its
+ * last line's leading blanks, and a run of two or more after a block quote's
+ * or a list item's marker there, written `\u0020` (`\u0009`): `core` / `` /
+ * `    ops` made your words after it on its last line indented code, as did
+ * `-     y`, `1.     y` and `>     y` (review rev68c F4, F5). Its other lines
+ * are the value's own (a fenced example in a tool's description stays one).
+ * Linear.
+ */
+function edgesAsText(text: string): string {
+  const firstEnd = text.indexOf("\n");
+  const lastStart = text.lastIndexOf("\n") + 1;
+  // Your words continue its lines after its last blank line, or after its last fence line (a
+  // fence's closer ends that paragraph: your words start one of their own after it).
+  let paragraph = lastStart;
+  while (paragraph > 0) {
+    const lineStart = text.lastIndexOf("\n", paragraph - 2) + 1;
+    if (endsParagraph(text.slice(lineStart, paragraph - 1))) break;
+    paragraph = lineStart;
+  }
+  const ticks = (piece: string) =>
+    piece.includes("`") ? piece.replaceAll("`", BACKTICK_REFERENCE) : piece;
+  const first = ticks(text.slice(0, firstEnd));
+  const middle = text.slice(firstEnd, Math.max(firstEnd, paragraph));
+  const last = ticks(text.slice(Math.max(firstEnd, paragraph), lastStart));
+  const end = text.slice(lastStart);
+  // A fence line last: your words start a line of their own after it (its closer, or the one added).
+  const lastLine = endsParagraph(end) ? end : ticks(end);
+  return `${first}${middle}${last}${lastLineNoCode(lastLine)}`;
+}
+
+/** Whether `line` is blank or a fence's opener or closer: the lines after it are a paragraph of their own. Linear. */
+function endsParagraph(line: string): boolean {
+  if (/^[ \t\r]*$/.test(line)) return true;
+  let at = 0;
+  while (at < 3 && line[at] === " ") at++;
+  const c = line[at];
+  if (c !== "`" && c !== "~") return false;
+  return line[at + 1] === c && line[at + 2] === c;
+}
+
+/**
+ * `line` (a value's last line) with its leading blanks, and each run of two
+ * or more blanks after a block quote's `>` or a list item's marker before its
+ * text, written `\u0020` (`\u0009`): no indented code block starts on it.
+ */
+function lastLineNoCode(line: string): string {
+  let out = "";
+  let at = 0;
+  for (;;) {
+    let end = at;
+    while (line[end] === " " || line[end] === "\t") end++;
+    if (end > at && (at === 0 || end - at > 1)) {
+      for (let k = at; k < end; k++) out += line[k] === " " ? "\\u0020" : "\\u0009";
+      return out + line.slice(end);
+    }
+    out += line.slice(at, end);
+    const marker = markerEnd(line, end);
+    if (marker === -1) return out + line.slice(end);
+    out += line.slice(end, marker);
+    at = marker;
+  }
+}
+
+/** Where a block quote's `>` or a list item's marker (`-`, `+`, `*`, `1.`, `1)`, then a blank) at `at` ends, or -1. */
+function markerEnd(line: string, at: number): number {
+  const c = line[at];
+  if (c === ">") return at + 1;
+  const blankAfter = (end: number) => line[end] === " " || line[end] === "\t";
+  if ((c === "-" || c === "+" || c === "*") && blankAfter(at + 1)) return at + 1;
+  let end = at;
+  while (end - at < 9 && (line[end] ?? "") >= "0" && (line[end] ?? "") <= "9") end++;
+  return end > at && (line[end] === "." || line[end] === ")") && blankAfter(end + 1) ? end + 1 : -1;
 }
 
 /**
@@ -2790,4 +2917,27 @@ export function withElementNames(
   for (const text of texts) addElementNames(all, text);
   all.delete("");
   return all;
+}
+
+/**
+ * The names a repository's text is escaped against, built here and only
+ * here: `names` (the render's, a session's or a hook's element names), the
+ * element a file given on touch is wrapped in ({@link TOUCH_ELEMENT}), the
+ * one a project's appended file is ({@link REPOSITORY_APPEND}), the hosts'
+ * ({@link HOST_ELEMENTS}), and always {@link OWNER_MARK}, so that whatever
+ * reads it, a render, a session's `contextFor` before any render or a hook,
+ * holds the owner mark (review rev69a F4: the hook and a session's first
+ * `contextFor` built their set from the layers' names without it, and gave a
+ * nested `AGENTS.md`'s and a glob rule's `<policy owner="user">` raw). Your
+ * own texts are escaped against a set without the mark ({@link ownTextNames}).
+ */
+export function repositoryNames(names: Iterable<string> = []): Set<string> {
+  return new Set([TOUCH_ELEMENT, REPOSITORY_APPEND, ...HOST_ELEMENTS, ...names, OWNER_MARK]);
+}
+
+/** `names` without {@link OWNER_MARK}: what a text of yours is escaped against where the repository's names are given. */
+export function ownTextNames(names: Iterable<string>): Set<string> {
+  const own = new Set(names);
+  own.delete(OWNER_MARK);
+  return own;
 }

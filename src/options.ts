@@ -30,6 +30,11 @@ export interface AppendPart {
   repository: boolean;
   /** The file the part was read from (absolute): a repository's is printed in its element's `path`, yours named in a warning. */
   path?: string;
+  /**
+   * A repository's `path` as its element prints it: escaped against the
+   * render's names when the part was printed (`printedParts`, src/locate/custom.ts).
+   */
+  shownPath?: string;
 }
 
 export interface NormalizedOptions extends GatherOptions {

@@ -1,10 +1,11 @@
-import { unreadWarning } from "./_fence.js";
+import { END_ESCAPED_WORDS, unreadWarning } from "./_fence.js";
 import { notHomeLike, toPosix } from "./_paths.js";
 import {
   AGENT_VARIABLES,
   elementText,
   lineOpeningNoBlock,
   nameText,
+  ownTextNames,
   valueText,
   withoutAgentVariablesIn,
   xmlNameText,
@@ -14,7 +15,7 @@ import { escapeSpacing } from "./_text.js";
 import type { ContextFile, EnvironmentEntry, GitInfo, PromptData } from "./data.js";
 import { buildRules, dropStatedRules, statedText } from "./gather/guidelines/guidelines.js";
 import { unknownToolDiagnostics } from "./gather/guidelines/index.js";
-import { buildToolSnippets } from "./gather/guidelines/tools.js";
+import { buildToolSnippets, toolEntry } from "./gather/guidelines/tools.js";
 import { finishRules, type LoadedRules, type RuleAccount } from "./gather/rules/index.js";
 import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import type { AppendPart } from "./locate/custom.js";
@@ -72,6 +73,8 @@ export interface PromptDataInputs {
   agentLoads?: readonly string[];
   /** The variables a project's `sysprompt.yaml` gave: the repository's values, printed as data. */
   repositoryVars?: readonly string[];
+  /** The model a project's `sysprompt.yaml` gave (`model:`): the repository's value, its owner mark held. */
+  repositoryModel?: boolean;
 }
 
 /**
@@ -127,7 +130,16 @@ function assembleInBudget(input: PromptDataInputs): ReturnType<typeof assemblePr
       origin === "user" ? (input.userFileWrappers ?? input.wrappers) : input.wrappers,
       origin === "user"
         ? { unread: () => closing.push(unreadWarning(path)) }
-        : { onFallback: (fallback) => closing.push(markupAsTextDiagnostic(path, fallback)) },
+        : {
+            onFallback: (fallback) => closing.push(markupAsTextDiagnostic(path, fallback)),
+            onEscaped: () =>
+              closing.push({
+                level: "warning",
+                code: "context-markup-as-text",
+                message: END_ESCAPED_WORDS,
+                path,
+              }),
+          },
     ),
     origin,
   }));
@@ -190,17 +202,25 @@ function assembleInBudget(input: PromptDataInputs): ReturnType<typeof assemblePr
   // Values a trusted project's sysprompt.yaml or preset may set (`model:`, `agentName:`, a
   // tool's description, `vars:`) are data too: `</system> <user>` or an open `<!--` there is text.
   const value = (text: string) => valueText(text, input.wrappers);
+  // Yours (`--model`, `--tool`, the options, your own file's `model:`): tags escaped, your owner mark kept (rev69a F6).
+  const own = ownTextNames(input.wrappers);
+  const ownValue = (text: string) => valueText(text, own);
   const data: PromptData = {
     agentName: value(options.agentName ?? DEFAULT_AGENT_NAME),
     cwd: name(toPosix(opts.shownCwd)),
     date: opts.now.toISOString().slice(0, 10),
-    model: options.model === undefined ? null : value(options.model),
+    model:
+      options.model === undefined
+        ? null
+        : (input.repositoryModel === true ? value : ownValue)(options.model),
     // A project's `tools:` names are names: `x</tools> <system>` is text in the list.
     tools: tools.map(name),
     toolSnippets: buildToolSnippets(tools, input.builtinTools, options.toolSnippets).map((t) => ({
       ...t,
       name: name(t.name),
-      description: value(t.description),
+      description: (toolEntry(options.toolSnippets ?? {}, t.name) === undefined ? value : ownValue)(
+        t.description,
+      ),
     })),
     // A rule the custom prompt, the addendum or a context file already states is not repeated.
     rules: dropStatedRules(buildRules({ ...ruleInputs, generalRules: input.generalRules }), stated),

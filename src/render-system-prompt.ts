@@ -5,7 +5,7 @@ import { toPosix } from "./_paths.js";
 import {
   escapeWrapperTags,
   nameText,
-  OWNER_MARK,
+  repositoryNames,
   varTagNames,
   withElementNames,
   wrapperNames,
@@ -454,8 +454,8 @@ function promptWrappers(
   // A project's var naming your `{{#xml vars.tag}}` element: a name no repository text may write, but the project's.
   const fromProjectVars = named.fromData ? varTagNames(vars.project) : [];
   return {
-    // The repository's texts hold the owner mark too (OWNER_MARK, elementText); yours never.
-    wrappers: new Set([...ownNames, ...projects.names, ...fromProjectVars, OWNER_MARK]),
+    // The repository's texts hold the owner mark too (repositoryNames: OWNER_MARK); yours never.
+    wrappers: repositoryNames([...ownNames, ...projects.names, ...fromProjectVars]),
     ownNames,
     userFileWrappers,
     diagnostics: projects.diagnostics,
@@ -584,6 +584,7 @@ function whoseTexts(
     printedAppend: printed,
     unread,
     repositoryVars: projectVarNames(provenance),
+    repositoryModel: provenance.model?.startsWith("project:") === true,
     userFileWrappers,
   };
 }

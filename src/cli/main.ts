@@ -113,7 +113,7 @@ export function createProgram(
         )
         .option(
           "-o, --output <file>",
-          "write the prompt to this file instead of stdout, only when its bytes change (- is stdout)",
+          "write the prompt to this file instead of stdout, only when its bytes change (- is stdout); a name ending .md, .markdown, .mdx, .mdc, .txt or .prompt (.json for JSON)",
         )
         .addHelpText(
           "after",
@@ -177,7 +177,10 @@ export function createProgram(
           "--export",
           "also write the prompt to --agent's export file (as `sysprompt export`) whenever its bytes change",
         )
-        .option("--out <path>", "with --export: write here instead of the default export file")
+        .option(
+          "--out <path>",
+          "with --export: write here (a name ending .md or .txt) instead of the default export file",
+        )
         .addHelpText(
           "after",
           example("sysprompt watch --model gpt-5", "then edit .pi/sections/*.md; Ctrl-C stops"),
@@ -197,7 +200,7 @@ export function createProgram(
       )
         .option(
           "--out <path>",
-          "write here instead of the project's file in $XDG_CACHE_HOME/sysprompt/export/<agent>/ (default ~/.cache/sysprompt/export/<agent>/)",
+          "write here (a name ending .md or .txt) instead of the project's file in $XDG_CACHE_HOME/sysprompt/export/<agent>/ (default ~/.cache/sysprompt/export/<agent>/)",
         )
         .option(
           "--hooks",

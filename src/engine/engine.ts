@@ -46,9 +46,11 @@ export interface RenderOptions {
   /**
    * What a partial given as source inserts, from its rendered text: the
    * render of a trusted project's partial closes what it leaves open. Absent:
-   * the text as it is.
+   * the text as it is. `indented`: the call stands alone on its line after
+   * blanks (`  {{> name}}`), and Handlebars writes those blanks before each
+   * line of what this returns.
    */
-  partialText?: (name: string, source: string, text: string) => string;
+  partialText?: (name: string, source: string, text: string, indented: boolean) => string;
   /**
    * What a value a template prints becomes (not the template's own text):
    * each value the render prints is given to it. Absent: the value as it is.
@@ -469,7 +471,8 @@ export function createEngine(): Engine {
           if (finish) {
             // Read whole, callees' text included, at each partial level (review rev45b F6).
             spending?.reread(result.length);
-            result = finish(name, source, result);
+            const indent = (options as { indent?: unknown } | undefined)?.indent;
+            result = finish(name, source, result, typeof indent === "string" && indent !== "");
           }
         }
         spending?.end(result);

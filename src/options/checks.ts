@@ -2,6 +2,7 @@
 // what a value must be. Every surface (the API, a flag, a sysprompt.yaml key,
 // a scenario key) words its problem with that one phrase.
 
+import { showsNothing } from "../_prompt-text.js";
 import { holdsHidden } from "../_text.js";
 
 /** Why a value cannot be the option: the phrase after "must be", or undefined when it can. */
@@ -22,7 +23,7 @@ export const isStringArray: Check = (v) =>
       : "an array of strings";
 export const isNameArray: Check = (v) =>
   isStringArray(v) ??
-  ((v as string[]).some((x) => x.trim() === "") ? "an array of non-empty names" : undefined);
+  ((v as string[]).some(showsNothing) ? "an array of non-empty names" : undefined);
 export const isRecordOf =
   (item: Check, what: string): Check =>
   (v) =>
@@ -35,11 +36,16 @@ export const isOneOf =
     checks.some((c) => c(v) === undefined)
       ? undefined
       : checks.map((c) => c(v)?.replace(/ \(.*$/s, "")).join(" or ");
-/** A name: a non-empty string, phrased by what it names. */
+/**
+ * A name: a string that shows something, phrased by what it names. Blank (`""`, a space, a TAB,
+ * a wrapper's `--model "$MODEL "` with the variable unset) or only what is drawn as nothing
+ * (U+200B, a soft hyphen: {@link showsNothing}, the one rule of a blank text) names nothing
+ * (review rev69b F3: `--model " "` printed `- Model: `); {@link isNameArray} says the same.
+ */
 export const isName =
   (what: string): Check =>
   (v) =>
-    typeof v === "string" && v !== "" ? undefined : what;
+    typeof v === "string" && !showsNothing(v) ? undefined : what;
 /** A whole number from `min` to `max` (inclusive), phrased by `what`. */
 export const isWholeNumber =
   (min: number, max: number, what: string): Check =>

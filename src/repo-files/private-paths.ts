@@ -15,6 +15,7 @@ import { projectOwns } from "../gather/environment/index.js";
 import { gitExcludeFile } from "../gather/git/index.js";
 import { readCappedBytes } from "./capped-read.js";
 import { isGitFolder } from "./git-file.js";
+import { type HgIgnore, readHgIgnore } from "./hgignore.js";
 import { holdsGit, holdsRepository, holdsUsableGit } from "./project-root.js";
 
 /**
@@ -31,6 +32,7 @@ export type PrivateReason =
   | "ignored by git"
   | "excluded by .git/info/exclude"
   | "ignored by your global git excludes"
+  | "ignored by Mercurial (.hgignore)"
   | `under ignore rules not read whole (${string})`;
 
 /** The verdict on one path: where it is, relative to its project, and why it is private. */
@@ -173,6 +175,8 @@ function ownPrivatePaths(
   // A repository's ignore files may hold hundreds of thousands of patterns: the same caps as the tree's.
   const budget = newPatternBudget();
   let excluded: Promise<IgnoreRules | undefined> | undefined;
+  // The working copy's `.hgignore`, when `root` is a Mercurial one (undefined: none).
+  let hg: Promise<HgIgnore | undefined> | undefined;
   // Where git keeps the clone's exclude file: the common git folder in a worktree or submodule.
   let excludeFile: Promise<string | undefined> | undefined;
   const excludePath = () => {
@@ -241,6 +245,13 @@ function ownPrivatePaths(
     // The rule cut (its own folder's or one above) may be the one that ignores this path:
     // a cut is a refusal, never a pass.
     if (inFolder.cut !== undefined) return { rel, why: notReadWhole(inFolder.cut), cut: true };
+    // A Mercurial working copy's `.hgignore` names your local files as a `.gitignore` does (rev68a F3).
+    hg ??= readHgIgnore(root);
+    const hgRules = await hg;
+    if (hgRules?.ignores(asked.endsWith("/") ? asked.slice(0, -1) : asked)) {
+      return { rel, why: "ignored by Mercurial (.hgignore)" };
+    }
+    if (hgRules?.cut !== undefined) return { rel, why: notReadWhole(hgRules.cut), cut: true };
     // Not ignored as git has it: a repository's `!name` may have taken back the exclude file's entry.
     excluded ??= excludePath().then((file) => rulesOfFile(file));
     // Paced: the exclude file's patterns are tested at each folder of a path hundreds deep.

@@ -46,7 +46,9 @@ export const MAX_INLINE_WORK = 2 ** 28;
  * Most characters of HTML the renderer writes for one text: what the tree
  * builder then reads, and a reference link's destination is written again
  * at each use (100 KB of destination used 40,000 times made a string past
- * V8's longest: a RangeError out of the check).
+ * V8's longest: a RangeError out of the check). A link's destination and
+ * title in an image's alt text count too: the renderer escapes them at each
+ * use and writes nothing (rev68e F2: 40 KB of `&` used 20,000 times, 17 s).
  */
 export const MAX_RENDER_HTML = 2 * 1024 * 1024;
 
@@ -90,11 +92,16 @@ interface ParserInternals {
   };
 }
 
-/** The parts of commonmark 0.31's HTML renderer that write its output: every write is one of these. */
+/**
+ * The parts of commonmark 0.31's HTML renderer that write its output (every write is one of
+ * `lit` and `tag`) or compute what `tag` may then not write (`link`).
+ */
 interface RendererInternals {
   buffer: string;
+  disableTags: number;
   lit(text: string): void;
   tag(name: string, attributes: unknown, selfClosing: boolean): void;
+  link(node: { destination: string | null; title: string | null }, entering: boolean): void;
 }
 
 /**
@@ -110,6 +117,7 @@ function metered(parser: ParserInternals, renderer: RendererInternals): boolean 
     parser.inlineParser?.parseReference,
     renderer.lit,
     renderer.tag,
+    renderer.link,
   ];
   if (!wrapped.every((method) => typeof method === "function")) return false;
   let nodes = 0;
@@ -134,14 +142,24 @@ function metered(parser: ParserInternals, renderer: RendererInternals): boolean 
     charge(text.length);
     return parseReference.call(this, text, refmap);
   };
-  const { lit, tag } = renderer;
+  // What the renderer escaped and did not write: a link's destination and title inside an
+  // image's alt text, where `tag` writes nothing (rev68e F2).
+  let unwritten = 0;
+  const { lit, tag, link } = renderer;
   renderer.lit = function (text) {
     lit.call(this, text);
-    if (this.buffer.length > MAX_RENDER_HTML) throw OVER;
+    if (this.buffer.length + unwritten > MAX_RENDER_HTML) throw OVER;
   };
   renderer.tag = function (name, attributes, selfClosing) {
     tag.call(this, name, attributes, selfClosing);
-    if (this.buffer.length > MAX_RENDER_HTML) throw OVER;
+    if (this.buffer.length + unwritten > MAX_RENDER_HTML) throw OVER;
+  };
+  renderer.link = function (node, entering) {
+    if (entering && this.disableTags > 0) {
+      unwritten += (node.destination?.length ?? 0) + (node.title?.length ?? 0);
+      if (this.buffer.length + unwritten > MAX_RENDER_HTML) throw OVER;
+    }
+    link.call(this, node, entering);
   };
   return true;
 }
@@ -267,10 +285,12 @@ const MAX_COUNTED_PAIRS = 40;
  * took 7.3 s). An opener counts where commonmark tries a title: after a
  * link's destination and white space (read more loosely than commonmark
  * reads them: more titles charged, never fewer); a closed title costs
- * nothing (matched at the first try). Linear.
+ * nothing (matched at the first try). And each tag's attributes
+ * ({@link attributeWork}). Linear.
  */
 export function regexWork(text: string): number {
-  let work = 0;
+  let work = attributeWork(text);
+  if (work > MAX_REGEX_WORK) return work;
   // Per title kind: where its open title starts (-1: none open) and the pairs in it.
   const quote = { at: -1, pairs: 0 };
   const apostrophe = { at: -1, pairs: 0 };
@@ -367,6 +387,178 @@ export function regexWork(text: string): number {
     } else if (code === 0x29) paren.at = -1;
   }
   return work;
+}
+
+/** Most non-ASCII white space characters of one tag's attributes counted exactly; more is past any bound. */
+const MAX_COUNTED_SPACES = 40;
+
+// Where a tag's reading stands, for attributeWork: in the tag's name, between attributes, after
+// an `=` (before its value), in an unquoted value, in a double- or single-quoted value.
+const NAME = 0;
+const BETWEEN = 1;
+const EQUALS = 2;
+const UNQUOTED = 3;
+const DOUBLE = 4;
+const SINGLE = 5;
+
+/** The tags read together in one {@link attributeWork} state: the earliest start, the most spaces counted, how many. */
+interface TagRun {
+  start: number;
+  spaces: number;
+  count: number;
+}
+
+/**
+ * What commonmark's open-tag expression (`OPENTAG`, in `reHtmlTag` at each
+ * `<` of a paragraph and in the HTML block start at a line's `<`) would
+ * spend backtracking on `text`'s tags (rev68e F1). Its unquoted attribute
+ * value excludes ASCII white space only, while its `\s` takes any Unicode
+ * space (U+00A0, U+3000, U+FEFF …), so such a space after an `=` (before or
+ * in an unquoted value) is read two ways: in the value, or the white space
+ * before the next attribute; a tag that never ends so is tried every
+ * combination (`<a b=c` + 24 x `\u00a0d\u00a0e=f` + `"`, 209 bytes, 22 s).
+ * Each `<` and a letter starts a tag, read as far as the expression could
+ * read it: to a `>` outside quotes, a `<`, `` ` `` or a quote that cannot be
+ * there, or a blank line (a line's `>` and blanks at its start skipped, as a
+ * block quote's); it costs 2 to the number of such spaces in it times its
+ * length (none: nothing, the meter's `len x starts` bounds it). Read more
+ * loosely than the expression reads it: more charged, never less. Linear:
+ * tags read from one place on in one state are read together (at most six).
+ */
+function attributeWork(text: string): number {
+  // No such space, no choice: most texts are passed over at once.
+  if (!UNICODE_SPACE.test(text)) return 0;
+  let work = 0;
+  // The tags read so far, by state, and the ones read with the next character (swapped each step).
+  let runs: (TagRun | undefined)[] = [
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+  ];
+  let next: (TagRun | undefined)[] = [
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+  ];
+  let active = 0;
+  let lineStart = false;
+  let blank = false;
+  const stop = (run: TagRun, at: number) => {
+    if (run.spaces === 0) return;
+    work +=
+      run.spaces > MAX_COUNTED_SPACES
+        ? Number.POSITIVE_INFINITY
+        : run.count * 2 ** run.spaces * (at - run.start);
+  };
+  for (let i = 0; i < text.length; i++) {
+    if (active === 0) {
+      i = text.indexOf("<", i);
+      if (i === -1) break;
+    }
+    const code = text.charCodeAt(i);
+    // `\r\n` ends one line.
+    if (code === 0x0a && text.charCodeAt(i - 1) === 0x0d) continue;
+    let ends = false;
+    if (code === 0x0a || code === 0x0d) {
+      // A blank line ends the paragraph, and every tag in it.
+      ends = blank;
+      lineStart = true;
+      blank = true;
+    } else if (lineStart && (code === 0x3e || code === 0x20 || code === 0x09)) {
+      // A block quote's marker or a container's indentation: not the tag's.
+      if (code === 0x3e) blank = false;
+      continue;
+    } else {
+      lineStart = false;
+      blank = false;
+    }
+    active = 0;
+    for (let state = NAME; state <= SINGLE; state++) {
+      const run = runs[state];
+      if (!run) continue;
+      runs[state] = undefined;
+      const to = ends ? -1 : attributeStep(state, code);
+      if (to === -1) {
+        stop(run, i);
+        continue;
+      }
+      // A Unicode space after an `=`: white space before the value, in it, or before the next attribute.
+      if ((state === EQUALS || state === UNQUOTED) && isUnicodeSpace(code)) run.spaces++;
+      const there = next[to];
+      if (there) {
+        there.start = Math.min(there.start, run.start);
+        there.spaces = Math.max(there.spaces, run.spaces);
+        there.count += run.count;
+      } else {
+        next[to] = run;
+        active++;
+      }
+    }
+    if (code === 0x3c && isLetter(text.charCodeAt(i + 1))) {
+      const there = next[NAME];
+      if (there) there.count++;
+      else {
+        next[NAME] = { start: i, spaces: 0, count: 1 };
+        active++;
+      }
+    }
+    [runs, next] = [next, runs];
+    if (work > MAX_REGEX_WORK) return work;
+  }
+  for (const run of runs) if (run) stop(run, text.length);
+  return work;
+}
+
+/** The state {@link attributeWork} reads `code` into from `state`; -1: no tag goes on. */
+function attributeStep(state: number, code: number): number {
+  if (state === DOUBLE) return code === 0x22 ? BETWEEN : DOUBLE;
+  if (state === SINGLE) return code === 0x27 ? BETWEEN : SINGLE;
+  if (code === 0x3e || code === 0x3c || code === 0x60) return -1;
+  if (state === NAME && (isAlnum(code) || code === 0x2d)) return NAME;
+  const white = isWhite(code) || isUnicodeSpace(code);
+  if (state === NAME || state === BETWEEN) {
+    if (code === 0x3d) return EQUALS;
+    return code === 0x22 || code === 0x27 ? -1 : BETWEEN;
+  }
+  if (state === EQUALS) {
+    if (code === 0x22) return DOUBLE;
+    if (code === 0x27) return SINGLE;
+    if (code === 0x3d) return -1;
+    return white ? EQUALS : UNQUOTED;
+  }
+  // In an unquoted value: ASCII white space ends it, a Unicode space may not.
+  if (code === 0x22 || code === 0x27) return -1;
+  if (code === 0x3d) return EQUALS;
+  return isWhite(code) ? BETWEEN : UNQUOTED;
+}
+
+/** Any character {@link isUnicodeSpace} takes. */
+const UNICODE_SPACE = /[\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+
+/** A character JavaScript's `\s` takes that is not ASCII: U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF. */
+function isUnicodeSpace(code: number): boolean {
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/** An ASCII letter: what a tag's name starts with. */
+function isLetter(code: number): boolean {
+  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
 }
 
 /** White space before a title, as commonmark reads it: a space, tab, line break, vertical tab or form feed. */

@@ -671,6 +671,115 @@ export function followingShown(text: string, joiner = "\n\n"): boolean {
 }
 
 /**
+ * Where the start or end tag an HTML tokenizer reading `text` raw is still
+ * in at its end, inside an attribute's quoted value, begins (its `<`), or -1: `See <a href="docs` at a repository
+ * text's end, which a Markdown reader prints as text (a tag not complete
+ * within its paragraph), took the prompt after it, to the next `"` and `>`,
+ * as that attribute's value for an HTML parser fed the raw prompt (review
+ * rev68c F8). HTML's tokenizer states for tags, comments (`<!--` to `-->`,
+ * `--!>`, `<!-->`) and bogus comments (`<?`, `<!x`, `</` then no letter, to
+ * `>`), read from the data state; a tag inside `<script>` or `<textarea>`
+ * is read as one, which only finds more. `from`: a place the tokenizer is
+ * in its data state (a tag's `<` it found before). One step a character
+ * (parse5's own tokenizer took 0.7 s for a MiB of tags).
+ */
+export function openValueTagAt(text: string, from = 0): number {
+  const first = text.indexOf("<", from);
+  if (first === -1) return -1;
+  const length = text.length;
+  let tagAt = -1;
+  let at = first;
+  const isLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+  const isBlank = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
+  while (at < length) {
+    // Data: the next `<`.
+    at = text.indexOf("<", at);
+    if (at === -1) return -1;
+    const next = text.charCodeAt(at + 1);
+    if (next === 0x21) {
+      // `<!`: a comment when `--` follows, else a bogus comment or declaration to `>`.
+      if (text.startsWith("--", at + 2)) {
+        if (text.charCodeAt(at + 4) === 0x3e) at += 5;
+        else if (text.startsWith("->", at + 4)) at += 6;
+        else {
+          let end = at + 4;
+          for (;;) {
+            const dash = text.indexOf("--", end);
+            if (dash === -1) return -1;
+            if (text.charCodeAt(dash + 2) === 0x3e) {
+              at = dash + 3;
+              break;
+            }
+            if (text.charCodeAt(dash + 2) === 0x21 && text.charCodeAt(dash + 3) === 0x3e) {
+              at = dash + 4;
+              break;
+            }
+            end = dash + 1;
+          }
+        }
+        continue;
+      }
+      const end = text.indexOf(">", at + 2);
+      if (end === -1) return -1;
+      at = end + 1;
+      continue;
+    }
+    if (next === 0x3f || (next === 0x2f && !isLetter(text.charCodeAt(at + 2)))) {
+      // `<?` and `</` then no letter: a bogus comment to `>` (`</>` is nothing).
+      const end = text.indexOf(">", at + 2);
+      if (end === -1) return -1;
+      at = end + 1;
+      continue;
+    }
+    if (!isLetter(next) && next !== 0x2f) {
+      at++;
+      continue;
+    }
+    // A start or end tag: to the `>` outside a quoted value.
+    tagAt = at;
+    at += next === 0x2f ? 2 : 1;
+    let quote = 0;
+    // After a name or value, before an attribute's `=` (a value may follow).
+    let valueMayFollow = false;
+    let ended = false;
+    while (at < length) {
+      const c = text.charCodeAt(at);
+      if (quote !== 0) {
+        if (c === quote) {
+          quote = 0;
+          valueMayFollow = false;
+        }
+        at++;
+        continue;
+      }
+      if (c === 0x3e) {
+        ended = true;
+        at++;
+        break;
+      }
+      if (c === 0x3d && valueMayFollow) {
+        // `=`: blanks, then a quoted value or an unquoted one.
+        at++;
+        while (at < length && isBlank(text.charCodeAt(at))) at++;
+        const v = text.charCodeAt(at);
+        if (v === 0x22 || v === 0x27) {
+          quote = v;
+          at++;
+        }
+        valueMayFollow = false;
+        continue;
+      }
+      valueMayFollow = !isBlank(c) && c !== 0x2f ? true : valueMayFollow;
+      at++;
+    }
+    // Left in a quoted value only: a tag cut in its name (`<instructi`, a cap's cut) takes the
+    // next `>` (a closer, a tag line) and nothing further, and a cut's head is measured as kept.
+    if (!ended) return quote === 0 ? -1 : tagAt;
+  }
+  return -1;
+}
+
+/**
  * Elements whose text is read as code or raw text, not as the prompt's
  * structure: a probe in one (a fenced or indented code block, a `<pre>` the
  * text left open) is not shown as the paragraph it is. A fence line in an

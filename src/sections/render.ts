@@ -1,9 +1,10 @@
 import {
   apartFromLineAbove,
+  closedOpenToYours,
   closeOpenBlocks,
   closeOpenBlocksOnOwnLine,
+  END_ESCAPED_WORDS,
   holdsPrintedMarks,
-  lastLineOpenToYours,
   markPrinted,
   type PrintedCut,
   placePrinted,
@@ -689,11 +690,19 @@ export function renderSections(
    */
   function closedCustom(prompt: CustomPrompt, text: string): string {
     const path = prompt.source.path ? { path: prompt.source.path } : {};
+    // Your words printed right after it (`{{customPrompt}}` then your line) are shown (rev68c F1).
     if (mayBeRepository(prompt))
-      return closeOpenBlocksOnOwnLine(heldCustom(prompt, text), {
+      return closedOpenToYours(heldCustom(prompt, text), " ", {
         // Past the render's budget, or more than a reading takes: said, not silent (rev68e F3).
         onFallback: (f) =>
           diagnostics.push({ ...projectFallback("custom base prompt", f), ...path }),
+        onEscaped: () =>
+          diagnostics.push({
+            level: "warning",
+            code: "project-section-open",
+            message: `the project's custom base prompt ${END_ESCAPED_WORDS}`,
+            ...path,
+          }),
       });
     return closeOpenBlocksOnOwnLine(text, {
       unread: () =>
@@ -859,7 +868,7 @@ export function renderSections(
    * make `<!--`, `~~` and your `~/…` a fence). Called mid-line, what follows
    * the call on your line starts a line of its own.
    */
-  function projectPartial(name: string, source: string, text: string): string {
+  function projectPartial(name: string, source: string, text: string, indented = false): string {
     if (input.ownPartials === undefined || input.ownPartials.has(source)) return text;
     // Its text is the repository's wherever it is printed, in your section too (rev56c F9).
     const held = heldProjectText(
@@ -871,26 +880,27 @@ export function renderSections(
     let fallback: HtmlFallback | undefined;
     let escaped = false;
     // Your words after the call (`Work as {{> note}} says`) continue its last line's paragraph: shown (rev67b F4).
-    const closed = lastLineOpenToYours(
-      closeOpenBlocksOnOwnLine(ended, { onFallback: (f) => (fallback = f) }),
-      "",
-      () => {
+    const closed = closedOpenToYours(ended, "", {
+      onFallback: (f) => (fallback = f),
+      onEscaped: () => {
         escaped = true;
       },
-    );
-    // Printed after your words (`Notes: {{> p}}`, a tag line), read from a block start of its own (rev66f F1).
+    });
+    // Printed after your words (`Notes: {{> p}}`, a tag line), read from a block start of its own (rev66f F1);
+    // judged where your template prints it, inside your fence too (rev68c F3).
     const apart = apartFromLineAbove(closed);
+    const atCall = indented ? apart : printedWhereCalled(apart);
     // A table's `<` written `&lt;` is no block left open.
     const tables = tableRunsAsText(ended);
     if (escaped) {
       diagnostics.push({
         level: "warning",
         code: "project-section-open",
-        message: `the project's partial "${name}" (its .pi/partials/${name}.md) ends in markup that hides the words printed after it (an inline <span hidden>); its last paragraph's "<" is written "&lt;", so your words after it are shown`,
+        message: `the project's partial "${name}" (its .pi/partials/${name}.md) ${END_ESCAPED_WORDS}`,
       });
-      return apart;
+      return atCall;
     }
-    if (closed === ended || (tables !== ended && closed === `${tables}\n`)) return apart;
+    if (closed === ended || (tables !== ended && closed === `${tables}\n`)) return atCall;
     // Its HTML written as text (the budget spent, or more than a reading takes): said as such (rev66e F7).
     if (fallback !== undefined) {
       if (!openPartials.has(name)) {
@@ -899,17 +909,39 @@ export function renderSections(
           projectFallback(`partial "${name}" (its .pi/partials/${name}.md)`, fallback),
         );
       }
-      return apart;
+      return atCall;
     }
     if (!openPartials.has(name)) {
       openPartials.add(name);
       diagnostics.push({
         level: "warning",
         code: "project-section-open",
-        message: `the project's partial "${name}" (its .pi/partials/${name}.md) leaves a fenced code block, an HTML block, a comment, a link definition's title or an element no reader shows (<div hidden>, <template>, <details>) open at its end; closed there, so it does not run over the text after it`,
+        message: `the project's partial "${name}" (its .pi/partials/${name}.md) leaves a fenced code block, an HTML block, a comment, a link definition's title or an element no reader shows (<div hidden>, <template>, <details>) open at its end: closed there, and printed inside a fenced code block or HTML block of your template, its lines that would end your block are written as text, so it runs over none of the text after it`,
       });
     }
-    return apart;
+    return atCall;
+  }
+
+  /**
+   * A project partial's finished `text` marked ({@link markPrinted}), so that
+   * it is judged where your template prints it ({@link placePrinted}), as a
+   * data text is: inside your fenced code block, a line of it that would end
+   * your fence is written as text. Closed alone, a balanced sample (a
+   * ```` ```` ```` fence around a ```` ``` ```` one) closed your fence with its
+   * ```` ``` ```` and left its own ```` ```` ```` open over the rest of the
+   * prompt (review rev68c F3). Its final line break stays outside the marks:
+   * Handlebars indents each line of an indented standalone call's text, and
+   * a mark after that break would be a line of its own, indented. A call
+   * indented so (`  {{> notes}}` in your list item) is not marked: Handlebars'
+   * indent already keeps its lines in your item, and placed again they would
+   * be indented twice (known limit: such a call inside your fence is judged
+   * alone, as before).
+   */
+  function printedWhereCalled(text: string): string {
+    if (text === "") return text;
+    marks++;
+    const body = text.endsWith("\n") ? text.slice(0, -1) : text;
+    return markPrinted(body, true) + text.slice(body.length);
   }
 
   /**

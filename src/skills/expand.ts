@@ -1,9 +1,8 @@
 import { dirname, resolve } from "node:path";
-import { escapeXml } from "../../helpers/xml.js";
 import { closeOpenBlocks } from "../_fence.js";
 import { parseFrontmatter } from "../_frontmatter.js";
 import { isWithin } from "../_paths.js";
-import { escapeWrapperTags, HOST_ELEMENTS, nameText, oneLine } from "../_prompt-text.js";
+import { escapeWrapperTags, HOST_ELEMENTS, nameText, xmlNameText } from "../_prompt-text.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import { projectReachSync, readRepoTextSync } from "../repo-files/index.js";
 import type { LoadSkillsOptions, Skill } from "./types.js";
@@ -57,7 +56,8 @@ export function expandSkillCommand(
   // comment either (a folder `<!--x` left the body and the user's request inside one).
   const said = (value: string) => nameText(value, SKILL_ELEMENT);
   const block = [
-    `<skill name="${escapeXml(oneLine(skill.name))}" location="${escapeXml(oneLine(skill.filePath))}">`,
+    // The attributes as the line below them writes the same name and folder (rev69a F5).
+    `<skill name="${xmlNameText(skill.name, SKILL_ELEMENT)}" location="${xmlNameText(skill.filePath, SKILL_ELEMENT)}">`,
     `The user asked to apply the skill "${said(skill.name)}" (${said(skill.filePath)}).`,
     `Paths written inside it are relative to its folder: ${said(skill.baseDir)}`,
     ...(body === "" ? [] : ["", body]),

@@ -2,9 +2,9 @@ import { escapeXml } from "../../helpers/xml.js";
 import { blockClosing, leavesOpen, withLine } from "../_fence.js";
 import {
   ELEMENT_END,
-  HOST_ELEMENTS,
   oneLine,
   printedLength,
+  repositoryNames,
   xmlValueText,
 } from "../_prompt-text.js";
 import { wellFormed } from "../_text.js";
@@ -28,16 +28,17 @@ const HEADERS: Record<SkillsTool, string> = {
 /**
  * The elements a repository's skill may not write in the library's index
  * ({@link formatSkillsForPrompt}): the index's own, the prompt's section it
- * stands in, and the host's (a chat's `<system>`, its tokens).
+ * stands in, and the host's (a chat's `<system>`, its tokens), as every
+ * repository text's names ({@link repositoryNames}: the owner mark held too,
+ * as the prompt's own index holds it).
  */
-const INDEX_ELEMENTS: ReadonlySet<string> = new Set([
+const INDEX_ELEMENTS: ReadonlySet<string> = repositoryNames([
   "skills",
   "available_skills",
   "skill",
   "name",
   "description",
   "location",
-  ...HOST_ELEMENTS,
 ]);
 
 /**

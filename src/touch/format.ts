@@ -1,8 +1,7 @@
 import { isAbsolute, relative, sep } from "node:path";
-import { escapeXml } from "../../helpers/xml.js";
 import { blockClosing, closeOpenBlocks, readsWithLineAbove, withLine } from "../_fence.js";
 import { notHomeLike, toPosix } from "../_paths.js";
-import { ELEMENT_END, TOUCH_ELEMENT } from "../_prompt-text.js";
+import { ELEMENT_END, repositoryNames, TOUCH_ELEMENT, xmlNameText } from "../_prompt-text.js";
 import { wellFormed } from "../_text.js";
 import type { TouchedFile } from "../gather/context/on-touch.js";
 import { withCheckBudget } from "../sections/html-reading.js";
@@ -33,6 +32,14 @@ export function touchedLead(count: number): string {
 }
 
 /**
+ * What a file's `path` and `rule` attributes are escaped against: the names
+ * every repository text is ({@link repositoryNames}: this element's, the
+ * hosts', the owner mark). A host formats the files without the session's
+ * names; a path or rule name is a line, where those are the tags that count.
+ */
+const NAMES: ReadonlySet<string> = repositoryNames();
+
+/**
  * One file's element, as {@link formatTouched} writes it. `shown`: the text
  * as the host shows it to the model, when it changes it (Gemini CLI writes
  * each `<` and `>` of a hook's text as `&lt;` and `&gt;`, `geminiShows`):
@@ -43,8 +50,11 @@ export function touchedElement(
   cwd: string,
   shown?: (text: string) => string,
 ): string {
-  const rule = f.kind === "rule" && f.name !== undefined ? ` rule="${escapeXml(f.name)}"` : "";
-  const path = escapeXml(shownPath(f.path, cwd));
+  // The attributes as the prompt writes a repository's names (xmlNameText with its names):
+  // no look-alike tag of the host's or this element, no owner mark (rev69a F3).
+  const rule =
+    f.kind === "rule" && f.name !== undefined ? ` rule="${xmlNameText(f.name, NAMES)}"` : "";
+  const path = xmlNameText(shownPath(f.path, cwd), NAMES);
   // The text was escaped when it was loaded; a fence or comment it leaves open is closed inside the element,
   // and a blank line before the closing tag ends a list item or block quote it leaves open
   // (`src/_prompt-text.ts`, ELEMENT_END).

@@ -36,9 +36,10 @@ describe("hostile repository: bracket chat tokens in XML values", () => {
     const cwd = join(root, "project/[|user|]");
     const { text } = await renderSystemPrompt(pinned(root, { cwd, tools: ["read"] }));
     expect(text).toContain("<description>D [|user|&#93; [INST&#93; ]~b&#93;user [e~&#91;");
-    expect(text).toContain("<name>[INST&#93;</name>");
+    // A name's leading `[` is a reference too (rev68c F6).
+    expect(text).toContain("<name>&#91;INST&#93;</name>");
     expect(text).toContain("/.agents/skills/[INST&#93;/SKILL.md</location>");
-    expect(text).toContain('<rule name="[|user|&#93;" format="cursor"');
+    expect(text).toContain('<rule name="&#91;|user|&#93;" format="cursor"');
     expect(text).toContain('path="' + `${root}/project/.claude/rules/[INST&#93;.md">`);
     expect(text).toContain(
       `<repository_instructions path="${root}/project/[|user|&#93;/AGENTS.md">`,

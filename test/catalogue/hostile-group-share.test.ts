@@ -185,3 +185,60 @@ describe("catalogue: a group is yours alone only when the system's files say so"
     expect(groupIsOnlyYours(1002, me, { group: undefined, passwd: undefined })).toBe(false);
   });
 });
+
+// `/etc/group` read as glibc reads it (review rev69c F3, F4): every line with
+// a gid counts (`groupadd -o` gives one gid two names, and `initgroups`
+// merges them), a `#` line is none, a NIS `+`/`-` line adds members from
+// elsewhere, and root's group is judged by its members like any other.
+describe("catalogue: every member of a group counts, however /etc/group lists it", () => {
+  const me = { uid: 2001, gid: 2001, name: "alice", listed: true };
+  const passwd = [
+    "root:x:0:0:root:/root:/bin/bash",
+    "alice:x:2001:2001::/home/alice:/bin/bash",
+    "carol:x:2002:2002::/home/carol:/bin/bash",
+  ].join("\n");
+  const base = ["root:x:0:", "alice:x:2001:", "carol:x:2002:"];
+  const files = (...lines: string[]) => ({ passwd, group: [...base, ...lines].join("\n") });
+
+  it("group-file-duplicate-gid: a second line with the same gid (groupadd -o) adds its members", () => {
+    expect(groupIsOnlyYours(2100, me, files("proj:x:2100:alice"))).toBe(true);
+    expect(groupIsOnlyYours(2100, me, files("proj:x:2100:alice", "proj-ci:x:2100:carol"))).toBe(
+      false,
+    );
+    expect(groupIsOnlyYours(2100, me, files("proj-ci:x:2100:carol", "proj:x:2100:alice"))).toBe(
+      false,
+    );
+  });
+
+  it("group-file-comment: a commented-out line is no entry; the real one below it is read", () => {
+    expect(groupIsOnlyYours(2100, me, files("#proj:x:2100:alice", "proj:x:2100:alice,carol"))).toBe(
+      false,
+    );
+    expect(groupIsOnlyYours(2100, me, files("  #proj:x:2100:alice", "proj:x:2100:alice"))).toBe(
+      true,
+    );
+  });
+
+  it("group-file-nis: a NIS +/- line in either file means the files cannot say", () => {
+    expect(groupIsOnlyYours(2100, me, files("proj:x:2100:alice", "+:::"))).toBe(false);
+    expect(
+      groupIsOnlyYours(2100, me, { ...files("proj:x:2100:alice"), passwd: `${passwd}\n+::::::` }),
+    ).toBe(false);
+    // Your private group whose gid is your uid stays yours, as where users come from LDAP.
+    expect(groupIsOnlyYours(2001, me, files("+:::"))).toBe(true);
+  });
+
+  it("group-file-root-group: root's group with a member besides root is not yours; holding root alone it is", () => {
+    expect(groupIsOnlyYours(0, me, files())).toBe(true);
+    const withCarol = { passwd, group: ["root:x:0:carol", ...base.slice(1)].join("\n") };
+    expect(groupIsOnlyYours(0, me, withCarol)).toBe(false);
+    expect(groupIsOnlyYours(0, me, withCarol, 2001)).toBe(false);
+    // A user whose primary group is root's (OpenShift's images) adds them too.
+    const primary = { passwd: `${passwd}\napp:x:1000:0::/app:/bin/sh`, group: base.join("\n") };
+    expect(groupIsOnlyYours(0, me, primary)).toBe(false);
+    // Root rendering: root's group holding root alone is yours; with carol in it, not.
+    const root = { uid: 0, gid: 0, name: "root", listed: true };
+    expect(groupIsOnlyYours(0, root, files())).toBe(true);
+    expect(groupIsOnlyYours(0, root, withCarol)).toBe(false);
+  });
+});

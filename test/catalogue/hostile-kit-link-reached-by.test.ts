@@ -182,11 +182,15 @@ describe("hostile-kit-link-reached-by: a kit's links decide nothing; a path keep
     for (const [cwd, argv] of cases) {
       const r = await cli(root, cwd, argv, { home });
       expect(r.code, argv.join(" ")).not.toBe(0);
-      expect(r.stderr, argv.join(" ")).toContain("a symbolic link");
+      // export says what the file is first: the kit is where your ~/.config/sysprompt/kit leads,
+      // a dot path of your home folder (its links two levels down are read: rev69b F2).
+      expect(r.stderr, argv.join(" ")).toMatch(/a symbolic link|kit is a link to it/);
       expect(readFileSync(join(kit, ".git", "config"), "utf8"), argv.join(" ")).toContain(TOKEN);
     }
-    // A plain file of the kit is written.
-    const ok = await cli(root, q, ["render", "-o", join(kit, "written.md")], { home });
+    // A plain file of another repository is written (the kit's are your ~/.config/sysprompt/kit's).
+    const other = join(home, "src", "r");
+    gitRepository(other, { token: "R" });
+    const ok = await cli(root, q, ["render", "-o", join(other, "written.md")], { home });
     expect(ok.stderr).toContain("wrote");
     expect(ok.code).toBe(0);
   });

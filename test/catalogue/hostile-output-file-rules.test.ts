@@ -40,13 +40,14 @@ describe("hostile-output-file-rules: the files render -o and export write (rev50
     const mine = join(root, "home/private.md");
     writeFileSync(mine, "old\n");
     chmodSync(mine, 0o600);
-    const hook = join(root, "p/run.sh");
+    // (A name that is no Markdown or text file's, `run.sh`, is refused since rev69b F1.)
+    const hook = join(root, "p/run.txt");
     writeFileSync(hook, "#!/bin/sh\n");
     chmodSync(hook, 0o750);
     for (const [argv, file] of [
       [["render", "-o", mine], mine],
       [["export", "--agent", "codex", "--out", mine], mine],
-      [["render", "-o", "run.sh"], hook],
+      [["render", "-o", "run.txt"], hook],
     ] as const) {
       const out = await cli(root, join(root, "p"), [...argv]);
       expect(out.code).toBe(0);
@@ -132,7 +133,7 @@ describe("hostile-output-file-rules: the files render -o and export write (rev50
     // fails: its temporary name is made to fit, rev66d F1.)
     let folder = join(root, "p", "out");
     while (folder.length + 101 < 3990) folder = join(folder, "d".repeat(100));
-    const name = join(folder, "n".repeat(4089 - folder.length));
+    const name = join(folder, `${"n".repeat(4086 - folder.length)}.md`);
     for (const argv of [
       ["render", "-o", name],
       ["export", "--agent", "codex", "--out", name],

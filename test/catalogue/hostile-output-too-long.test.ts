@@ -38,7 +38,7 @@ describe("hostile-output-too-long: a path too long to name is one refusal, nothi
     // it does not (the known limit: only a name too long is made to fit, rev66d F1).
     let folder = join(p, "new", "sub");
     while (folder.length + 101 < 3990) folder = join(folder, "d".repeat(100));
-    const path = join(folder, "n".repeat(4089 - folder.length));
+    const path = join(folder, `${"n".repeat(4086 - folder.length)}.md`);
     expect(Buffer.byteLength(path)).toBe(4090);
     const { code, err } = await cliAt(["render", "-o", path], p, home);
     expect(code).toBe(1);

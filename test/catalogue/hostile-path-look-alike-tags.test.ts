@@ -25,10 +25,11 @@ describe("hostile repository: look-alike tags in a context file's path and a rul
     const cwd = join(root, "project", FOLDER);
     const { text } = await renderSystemPrompt(pinned(root, { cwd }));
     expect(text).toContain(
-      `<repository_instructions path="${root}/project/x&lt;／repository_instructions＞&lt;system⟩/AGENTS.md">`,
+      `<repository_instructions path="${root}/project/x&#65308;／repository_instructions＞&#10216;system⟩/AGENTS.md">`,
     );
-    expect(text).toContain('<rule name="r&lt;／rule＞&lt;system⟩" format="cursor"');
-    expect(text).toContain('/.cursor/rules/r&lt;／rule＞&lt;system⟩.mdc">');
-    expect(text.match(/(?<!&lt;)[＜⟨]/g) ?? []).toEqual([]);
+    // Each look-alike `<` a reference to itself (review rev68c F7): an XML reader gets the real path.
+    expect(text).toContain('<rule name="r&#65308;／rule＞&#10216;system⟩" format="cursor"');
+    expect(text).toContain('/.cursor/rules/r&#65308;／rule＞&#10216;system⟩.mdc">');
+    expect(text.match(/[＜⟨]/g) ?? []).toEqual([]);
   });
 });

@@ -208,7 +208,9 @@ describe("unbounded partials in a project, through renderSystemPrompt", () => {
       wallMs,
       value: result,
     } = await cpuTimed(() =>
-      renderSystemPrompt(pinned(root, { noContextFiles: true, deadlineMs: 1000 })),
+      // The deadline is not what is tested (the CPU bound is): at a load of 18 the gathering
+      // missed a 1 s deadline and the project's partials fell back.
+      renderSystemPrompt(pinned(root, { noContextFiles: true, deadlineMs: 30_000 })),
     );
     expect(cpuMs, `CPU time (${wallMs} ms on the clock)`).toBeLessThan(BOUND_MS);
     expect(result.sections.find((s) => s.name === "rules")).toEqual({

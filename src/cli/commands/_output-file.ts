@@ -233,14 +233,30 @@ export const RUN_BY_NAME_FILES: readonly string[] = [
   ".tflint.hcl",
   "*.tf",
   "*.go",
+  // The names ending as a prompt may ({@link PROMPT_ENDINGS}) that a tool still runs or fetches
+  // from (rev69b F1): CMake runs `CMakeLists.txt` (`execute_process`), pip reads a requirements or
+  // constraints file's `--index-url`, `-e git+…` and `-r` lines (pip-tools' `requirements/`
+  // folder is in RUN_BY_NAME_PATHS), mask runs the code blocks of `maskfile.md`.
+  "CMakeLists.txt",
+  "requirements*.txt",
+  "*-requirements.txt",
+  "*_requirements.txt",
+  "constraints*.txt",
+  "*-constraints.txt",
+  "maskfile.md",
 ];
 
 /**
  * Files another program runs by their path's last names, `*` any letters of one name: Rails
  * renders each `config/*.yml` (`database.yml`, `config_for`'s) with ERB (rev68d F3); Gauge
- * reads each `env/NAME/*.properties` (LOTP). Not the folder whole: `config/prompt.md` is yours.
+ * reads each `env/NAME/*.properties` (LOTP); pip-tools' layout keeps `requirements/*.txt` (rev69b
+ * F1). Not the folder whole: `config/prompt.md` is yours.
  */
-export const RUN_BY_NAME_PATHS: readonly string[] = ["config/*.yml", "env/*/*.properties"];
+export const RUN_BY_NAME_PATHS: readonly string[] = [
+  "config/*.yml",
+  "env/*/*.properties",
+  "requirements/*.txt",
+];
 
 /**
  * Folders whose every file is another program's configuration, found
@@ -427,7 +443,9 @@ export function systemFileOf(path: string, folders: readonly SystemFolder[]): st
  * never replace. `flag` names it in a refusal. `linksFirst` (render, which
  * writes at once): a link or a non-folder on the way is said before what the
  * file is; export says what the file is first, before it renders, and the
- * link when it writes.
+ * link when it writes. Last, a name that is no Markdown or text file's ({@link
+ * proseNameProblem}; `json`: a `.json` one too) is refused: the lists above say
+ * first what a name they hold is.
  */
 export async function namedOutput(
   path: string,
@@ -436,6 +454,7 @@ export async function namedOutput(
   home: string,
   flag: string,
   linksFirst = false,
+  json = false,
 ): Promise<OutputTarget> {
   let out: OutputTarget;
   try {
@@ -470,7 +489,53 @@ export async function namedOutput(
       cwd: io.cwd,
     }),
   });
+  const writes = proseNameProblem(path, json);
+  if (writes !== undefined) {
+    const who = flag === "export" ? "export" : "render";
+    const instead =
+      flag === "export"
+        ? "leave out --out for the default export file"
+        : "write to standard output";
+    throw new RefusedError(
+      `${flag}: ${path}: ${who} ${writes}, or ${instead}; not written: a file of another name may be one a program loads as code (a shell's activate, a Makefile.PL, a *.mk), and the prompt holds a repository's text`,
+    );
+  }
   return out;
+}
+
+/**
+ * The endings of the names a prompt is written to (compared by {@link nameKey}: without case,
+ * and without the trailing dots and spaces Windows drops): Markdown and plain text, which is
+ * what the prompt is. A JSON render (`--json`, `--format`) may go to a `.json` file too: its
+ * keys are sysprompt's, the repository's text only in its strings.
+ */
+export const PROMPT_ENDINGS: readonly string[] = [
+  ".md",
+  ".markdown",
+  ".mdx",
+  ".txt",
+  ".prompt",
+  // Cursor's rule files: Markdown under a front matter, read as rules (sysprompt reads them too).
+  ".mdc",
+];
+
+/**
+ * Why `path` is no name for a prompt, or undefined: its name does not end in one of {@link
+ * PROMPT_ENDINGS} (or `.json`, for `json`). A trusted project's `.pi/SYSTEM.md` is the prompt's
+ * first text, so a name some program loads as code is the project's code, whatever its first
+ * line is: a shell's `.venv/bin/activate`, `.rvmrc`, `.autoenv.zsh`; Perl's and Ruby's
+ * `Makefile.PL`, `cpanfile`, `Vagrantfile`, `.irbrc`, which stop reading at `__END__`; make's
+ * `rules.mk` (`$(shell …)`). No list of such names is whole: the names a prompt may have are
+ * (decided, review rev69b F1). The deny lists still apply to these names (`CMakeLists.txt`,
+ * `requirements.txt`).
+ */
+export function proseNameProblem(path: string, json = false): string | undefined {
+  const name = nameKey(basename(path));
+  const endings = json ? [".json", ...PROMPT_ENDINGS] : PROMPT_ENDINGS;
+  if (endings.some((e) => name.length > e.length && name.endsWith(e))) return undefined;
+  return json
+    ? "writes JSON: name a file ending .json (or .md, .txt)"
+    : "writes Markdown: name a file ending .md or .txt (or .markdown, .mdx, .mdc, .prompt)";
 }
 
 /**
@@ -726,6 +791,23 @@ const XDG_HOME_FOLDERS = [
 const ENTRIES_READ = 4096;
 
 /**
+ * The most entries read below your home folder's dot folders for their links, two levels down
+ * (a home of caches and toolchains, `~/.cache`, `~/.vscode/extensions`, holds some thousands).
+ */
+const HOME_DOT_ENTRIES = 16_384;
+
+/** Your home folder's dot folders read first: the agents' and the editors' configuration. */
+const FIRST_READ = new Set([
+  ".config",
+  ".local",
+  ...Object.values(AGENT_FOLDERS).flatMap((names) => names.map((f) => f.split("/")[0] ?? "")),
+  ".vim",
+  ".emacs.d",
+  ".doom.d",
+  ".spacemacs.d",
+]);
+
+/**
  * A folder of your home folder by another name: `at` stands for `as`, as
  * `by` says. `namesOnly`: judged by the lists of names only ({@link
  * runByNameOf}, the agents' files), not by the dot-name rule (an XDG folder
@@ -751,9 +833,10 @@ interface Spelling {
  * folder stands for `~/.config` (or the others) by the lists of names only
  * (`~/fish/conf.d/x.fish` is fish's, `~/notes.md` is yours). And the real
  * path of each link among your home folder's dot entries and the entries of
- * those folders (`~/.bashrc -> dotfiles/bashrc`, `~/.config/nvim ->
- * ../dotfiles/nvim`): the file or folder it leads to is that home path
- * (review rev54b F2).
+ * its real dot folders two levels down (`~/.bashrc -> dotfiles/bashrc`,
+ * `~/.config/nvim -> ../dotfiles/nvim`, `~/.vim/vimrc -> ../dotfiles/vimrc`,
+ * `~/.config/nvim/init.vim -> ../../dotfiles/init.vim`): the file or folder it
+ * leads to is that home path (review rev54b F2, rev69b F2).
  */
 async function homeSpellings(
   home: string,
@@ -769,17 +852,24 @@ async function homeSpellings(
   // (and their XDG folders), and the folders whose every file a program runs or trusts, three
   // levels down (`~/.config/systemd/user/x.service`, `~/.config/fish/conf.d/x.fish`); a project's
   // own folders (`gradle/wrapper`, `node_modules/.bin`) are no home folder's.
-  const read: { folder: string; as: string; depth: number; dotsOnly?: boolean }[] = [
-    { folder: home, as: home, depth: 1, dotsOnly: true },
+  // Your home folder's dot entries and what lies two levels down in its dot folders (`~/.vim/vimrc`,
+  // `~/.config/nvim/init.vim`, `~/.pi/agent/SYSTEM.md`, `~/.local/share/x`: rev69b F2), the agents'
+  // and editors' folders first; ~/.config and the others read again only when reached through a
+  // link (the walk goes down real folders only).
+  const read: { folder: string; as: string; depth: number; rank: number; dots?: boolean }[] = [
+    { folder: home, as: home, depth: 3, rank: 0, dots: true },
     ...RUN_BY_NAME_FOLDERS.filter((f) => f.startsWith(".")).map((f) => ({
       folder: join(home, f),
       as: join(home, f),
       depth: 3,
+      rank: 3,
     })),
   ];
   for (const [name, below] of XDG_HOME_FOLDERS) {
     const as = join(home, below);
-    read.push({ folder: as, as, depth: 1 });
+    if ((await realOf(as)) !== join(resolve(realHome), below)) {
+      read.push({ folder: as, as, depth: 2, rank: 1 });
+    }
     const at = xdgFolder(env, name);
     if (at === undefined) continue;
     for (const folder of new Set([at, await realOf(at)])) {
@@ -790,10 +880,10 @@ async function homeSpellings(
       }
       if (holdsHome(folder)) continue;
       spellings.push({ at: resolve(folder), as, by });
-      read.push({ folder, as, depth: 1 });
+      read.push({ folder, as, depth: 2, rank: 1 });
       for (const f of RUN_BY_NAME_FOLDERS.filter((r) => r.startsWith(`${below}/`))) {
         const rest = f.slice(below.length + 1);
-        read.push({ folder: join(folder, rest), as: join(as, rest), depth: 3 });
+        read.push({ folder: join(folder, rest), as: join(as, rest), depth: 3, rank: 3 });
       }
     }
   }
@@ -803,12 +893,12 @@ async function homeSpellings(
   const leads = linkLeads();
   let over = 0;
   let unread = 0;
-  for (const { folder, as, depth, dotsOnly } of read.sort((a, b) => a.depth - b.depth)) {
+  for (const { folder, as, depth, dots } of read.sort((a, b) => a.rank - b.rank)) {
     if (leads.spent()) {
       unread++;
       continue;
     }
-    const links = (await linksBelow(folder, depth)).filter((l) => !dotsOnly || l.startsWith("."));
+    const links = await linksBelow(folder, depth, dots === true);
     const realFolder = await leads.path(folder);
     for (const link of links) {
       if (leads.spent()) {
@@ -948,14 +1038,19 @@ function linkLeads() {
 /**
  * The links in `folder` and its folders `depth` levels down, as paths below
  * it: at most {@link ENTRIES_READ} entries read in all, level by level (none
- * where it cannot be read). A link is not followed.
+ * where it cannot be read). A link is not followed. `dots` (your home folder):
+ * only its dot entries, {@link HOME_DOT_ENTRIES} entries read, and of each
+ * level the agents' and editors' folders ({@link FIRST_READ}) first.
  */
-async function linksBelow(folder: string, depth: number): Promise<string[]> {
+async function linksBelow(folder: string, depth: number, dots = false): Promise<string[]> {
   const links: string[] = [];
   let level = [""];
   let entries = 0;
+  const most = dots ? HOME_DOT_ENTRIES : ENTRIES_READ;
+  const first = (path: string) => (FIRST_READ.has(path.split(sep, 1)[0] ?? "") ? 0 : 1);
   for (let d = 0; d < depth && level.length > 0; d++) {
     const next: string[] = [];
+    if (dots) level.sort((a, b) => first(a) - first(b));
     for (const sub of level) {
       let dir: Dir;
       try {
@@ -965,7 +1060,8 @@ async function linksBelow(folder: string, depth: number): Promise<string[]> {
       }
       try {
         for (let entry = await dir.read(); entry !== null; entry = await dir.read()) {
-          if (++entries > ENTRIES_READ) return links;
+          if (dots && d === 0 && !entry.name.startsWith(".")) continue;
+          if (++entries > most) return links;
           const path = join(sub, entry.name);
           if (entry.isSymbolicLink()) links.push(path);
           else if (entry.isDirectory()) next.push(path);

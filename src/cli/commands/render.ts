@@ -76,7 +76,9 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
   );
   // Nothing to write (a section that is not in the prompt): the file is left as it is.
   if (text === undefined) return code;
-  const out = await namedOutput(path, flags, io, home, "--output", true);
+  // JSON (`--json`, `--format`) may go to a `.json` file; the prompt itself only to a Markdown or text one.
+  const json = flags.json === true || printer !== undefined;
+  const out = await namedOutput(path, flags, io, home, "--output", true, json);
   try {
     // Into the project, no folder on the way from its root may be a link either.
     const outcome = await writeIfChanged(

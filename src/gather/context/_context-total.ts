@@ -33,7 +33,7 @@ export function totalCutMarker(omitted: number, maxTotalBytes: number): string {
 export function capTotal<T extends ContextFile>(
   files: readonly T[],
   maxTotalBytes: number,
-  escaped?: (text: string) => string,
+  escaped?: (text: string, file: T) => string,
 ): { files: T[]; diagnostics: Diagnostic[]; cut: number[] } {
   const order = files
     .map((f, i) => ({ f, i }))
@@ -55,7 +55,7 @@ export function capTotal<T extends ContextFile>(
       continue;
     }
     const bytes = Buffer.byteLength(file.content);
-    const [head, kept] = cutHead(file.content, room, escaped);
+    const [head, kept] = cutHead(file.content, room, escaped && ((text) => escaped(text, file)));
     room = 0;
     const omitted = bytes - Buffer.byteLength(head);
     let fallback: HtmlFallback | undefined;

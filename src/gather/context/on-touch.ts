@@ -4,7 +4,7 @@ import { realpathOrSelf } from "../../_fs.js";
 import { realpath, stat } from "../../_io.js";
 import { pace } from "../../_pace.js";
 import { ancestorsOf, childPath, expandHome, homeFolder, isWithin, toPosix } from "../../_paths.js";
-import { escapeWrapperTags, HOST_ELEMENTS, oneLine, TOUCH_ELEMENT } from "../../_prompt-text.js";
+import { escapeWrapperTags, oneLine, ownTextNames, repositoryNames } from "../../_prompt-text.js";
 import { wellFormed } from "../../_text.js";
 import {
   capChain,
@@ -214,11 +214,10 @@ export async function loadContextForPathsSince(
       ? undefined
       : await realWorkingFolder(resolve(options.ceilingDir), { home, what: "ceilingDir" });
   const delivered = options.delivered ?? new Set<string>();
-  const wrappers = new Set([
-    TOUCH_ELEMENT,
-    ...HOST_ELEMENTS,
-    ...[...(options.wrappers ?? [])].map(lower),
-  ]);
+  // The repository's files are escaped against the one set a repository's text is (the owner mark
+  // held: rev69a F4, a hook's and a first contextFor's names lacked it); your glob rules without it.
+  const wrappers = repositoryNames([...(options.wrappers ?? [])].map(lower));
+  const ownWrappers = ownTextNames(wrappers);
   const trusted = options.projectTrusted !== false;
 
   // The session's reach, as the door reads it (a root that is or holds the home folder narrowed to cwd):
@@ -420,7 +419,10 @@ export async function loadContextForPathsSince(
       if (rule.rule.layer === "user") yours.add(found.length);
       found.push({
         path: oneLine(rule.rule.path),
-        content: escapeWrapperTags(rule.rule.content, wrappers),
+        content: escapeWrapperTags(
+          rule.rule.content,
+          rule.rule.layer === "user" ? ownWrappers : wrappers,
+        ),
         kind: "rule",
         name: oneLine(rule.rule.name),
       });
@@ -467,7 +469,9 @@ export async function loadContextForPathsSince(
   // checked outside it only to be measured, 2.7 s).
   const { capped, fitted } = withCheckBudget(
     () => {
-      const capped = capTotal(ordered, maxTotalBytes, (text) => escapeWrapperTags(text, wrappers));
+      const capped = capTotal(ordered, maxTotalBytes, (text, file) =>
+        escapeWrapperTags(text, file.origin === "user" ? ownWrappers : wrappers),
+      );
       // Given is what was sent whole: a file the total cut comes with a later call,
       // unless it is larger than the total on its own (no call could give more).
       for (const i of capped.cut) {
@@ -485,6 +489,7 @@ export async function loadContextForPathsSince(
               cwd,
               delivered,
               wrappers,
+              yours: capped.files.map((f) => f.origin === "user"),
             });
       return { capped, fitted };
     },
@@ -511,7 +516,7 @@ export async function loadContextForPathsSince(
 function fitText(
   files: readonly TouchedFile[],
   keysOf: readonly string[][],
-  c: FitCap & { delivered: Set<string> },
+  c: FitCap & { delivered: Set<string>; yours: readonly boolean[] },
 ): { files: TouchedFile[]; diagnostics: Diagnostic[] } {
   // A text larger than the cap on its own is never closed and checked whole (rev65a F1: seven of
   // 255 KB took 5-7 s, past the hook's deadline): its element is no smaller (closing only adds),
@@ -537,8 +542,10 @@ function fitText(
       used += whole;
       return;
     }
+    // Your glob rule cut is escaped as yours was: your owner mark kept.
+    const held = c.yours[i] === true ? { ...c, wrappers: ownTextNames(c.wrappers) } : c;
     const cut =
-      whole > c.max - c.measure.size(touchedLead(1)) ? cutToRoom(file, room, c) : undefined;
+      whole > c.max - c.measure.size(touchedLead(1)) ? cutToRoom(file, room, held) : undefined;
     if (cut === undefined) {
       for (const key of keysOf[i] ?? []) c.delivered.delete(key);
       left.push(file.path);

@@ -1,7 +1,7 @@
-import { unreadWarning } from "../../_fence.js";
+import { END_ESCAPED_WORDS, type OpenToYoursOptions, unreadWarning } from "../../_fence.js";
 import { elementText, nameText, printedLength, xmlNameText } from "../../_prompt-text.js";
 import type { AlwaysRule, OnDemandRule } from "../../data.js";
-import { fallbackMessage, type HiddenRunsOptions } from "../../prompt-templates/hidden-closers.js";
+import { fallbackMessage } from "../../prompt-templates/hidden-closers.js";
 import type { Diagnostic } from "../../types.js";
 import type { StatedText } from "./dedupe.js";
 import { dedupeLoaded } from "./load.js";
@@ -52,6 +52,13 @@ export function finishRules(
                 onFallback: (fallback) => {
                   if (fallback === "over-budget") spent.push(overBudgetWarning(r.path));
                 },
+                onEscaped: () =>
+                  spent.push({
+                    level: "warning",
+                    code: "rule-markup-as-text",
+                    message: END_ESCAPED_WORDS,
+                    path: r.path,
+                  }),
               },
         ),
         path: r.path,
@@ -179,7 +186,7 @@ function capPrinted(
 function alwaysEntry(
   rule: Rule,
   wrappers: ReadonlySet<string>,
-  how: HiddenRunsOptions,
+  how: OpenToYoursOptions,
 ): AlwaysRule {
   // A repository's name or path never reads as your `owner="user"` attribute
   // (`deploy＂ owner＝＂user.mdc`), whatever quotes and equals it draws it with.
@@ -208,8 +215,9 @@ function onDemandEntry(rule: Rule, wrappers: ReadonlySet<string>): OnDemandRule 
   return {
     name: safe(rule.name),
     source: rule.source,
-    // A path is the repository's text too: one line, so it cannot start a line of its own.
-    path: safe(rule.path),
+    // A path is the repository's text too: one line, so it cannot start a line of its own; its
+    // blanks kept as they are (`my    globby.mdc`), or the model is sent to another file (rev68c F9).
+    path: nameText(rule.path, wrappers),
     activation: rule.activation,
     globs,
     globsText: globs.join(", "),

@@ -16,6 +16,7 @@ import { homeFolder, isBelowCeiling } from "../../_paths.js";
 import {
   excludeRules,
   globalIgnoreRules,
+  hgIgnoreAround,
   holdsUsableGit,
   plantedCheck,
   projectReach,
@@ -251,6 +252,9 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   // whatever a .gitignore takes back; paths are asked below the repository's top (`own`).
   const own = repo === undefined || repo === root ? "" : `${posixRelative(repo, root)}/`;
   const yours = await yourListsAt(root, repo, own, options, signal);
+  // A Mercurial working copy's `.hgignore` hides what it names, as the door refuses it (rev68a F3).
+  const hg = await hgIgnoreAround(root, options.ceilingDir);
+  const byHg = (path: string) => hg?.rules.ignores(hg.at + path) === true;
   const byYou = (lists: readonly YourList[], path: string) =>
     lists.some(
       (list) =>
@@ -298,7 +302,9 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     if (agentLoads.length > 0 && present.some((p) => agentLoads.includes(p.name))) return;
     const winner = present[0] as Present;
     const path = childRel(rel, winner.name);
-    if (isIgnoredInKeptFolder(rules, prefix + path) || byYou(lists, own + path)) return;
+    if (isIgnoredInKeptFolder(rules, prefix + path) || byYou(lists, own + path) || byHg(path)) {
+      return;
+    }
     found.push({ path, ...winner });
   };
 
@@ -416,7 +422,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       yours: readonly YourList[],
     ): void => {
       const last = depth + 1 >= listDepth && depth + 1 === deepest;
-      if (byYou(yours, `${ownBase}${name}/`)) return;
+      if (byYou(yours, `${ownBase}${name}/`) || byHg(childRel(rel, name))) return;
       if (shown || !last) {
         if (isIgnoredInKeptFolder(rules, `${base}${name}/`)) return;
         if (shown) folders.push({ name, kind: "dir" });
@@ -516,7 +522,9 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       const folderRules = rules;
       const folderLists = lists;
       const keep = (e: ListedEntry) =>
-        !isIgnoredInKeptFolder(folderRules, base + e.name) && !byYou(folderLists, ownBase + e.name);
+        !isIgnoredInKeptFolder(folderRules, base + e.name) &&
+        !byYou(folderLists, ownBase + e.name) &&
+        !byHg(childRel(rel, e.name));
       listed.set(rel, { folders, unchecked, keep, capped, readCap });
     }
   }

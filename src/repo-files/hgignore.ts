@@ -1,0 +1,252 @@
+import { Buffer } from "node:buffer";
+import { dirname, join, relative, sep } from "node:path";
+import { ignoreBytes } from "../_gitignore.js";
+import { lstatKindOrMissing } from "../_io.js";
+import { isBelowCeiling } from "../_paths.js";
+import { readCappedBytes } from "./capped-read.js";
+import { compileRegexes, type LinearRegex, parseRegex, Unreadable } from "./linear-regex.js";
+
+/** A `.hgignore` larger than this is read up to here, and the rest makes everything private. */
+const MAX_HGIGNORE_BYTES = 256 * 1024;
+
+/**
+ * What a Mercurial working copy's `.hgignore` ignores, as Mercurial reads it
+ * (`hg help hgignore`): `ignores(rel)` for a path below the working copy's top
+ * ("a/b/c", "/"-separated), true when the path or a folder above it matches;
+ * `cut` says where the file was not read whole (a line this reader cannot
+ * take, a `subinclude:`, past the cap, a link or FIFO in its place), below
+ * which nothing is proven kept.
+ */
+export interface HgIgnore {
+  ignores(rel: string): boolean;
+  /** Set by `ignores` too, once the patterns cost more to match than is allowed. */
+  cut: string | undefined;
+}
+
+/**
+ * The `.hgignore` of `root` when `root` is a Mercurial working copy (it holds
+ * a `.hg` folder), else undefined. Only the top's file counts, as for
+ * Mercurial (a nested one is read only through `subinclude:`). The file is
+ * read as the door's in-tree ignore files are: a capped regular file, never
+ * through a link (Mercurial follows one; it is then a cut, so the door
+ * refuses rather than passes).
+ */
+export async function readHgIgnore(root: string): Promise<HgIgnore | undefined> {
+  if ((await lstatKindOrMissing(join(root, ".hg"))) !== "dir") return undefined;
+  const read = await readCappedBytes(join(root, ".hgignore"), MAX_HGIGNORE_BYTES, {
+    follow: false,
+  });
+  if (!read.ok) {
+    if (read.reason === "missing") return undefined;
+    const kind = await lstatKindOrMissing(join(root, ".hgignore"));
+    if (kind === "dir") return undefined;
+    return { ignores: () => false, cut: ".hgignore could not be read (a link, FIFO or device)" };
+  }
+  const bytes = Buffer.from(read.bytes.subarray(0, MAX_HGIGNORE_BYTES)).toString("latin1");
+  const rules = compileHgIgnore(bytes);
+  if (read.total > MAX_HGIGNORE_BYTES && rules.cut === undefined) {
+    return { ...rules, cut: `.hgignore is read up to ${MAX_HGIGNORE_BYTES / 1024} KiB` };
+  }
+  return rules;
+}
+
+/**
+ * The `.hgignore` in force at `root` for a listing of it: that of the nearest
+ * Mercurial working copy at or above `root` (no higher than `ceiling`), with
+ * `at`, `root`'s path below that copy's top ("" or "a/b/"). Undefined when
+ * there is none.
+ */
+export async function hgIgnoreAround(
+  root: string,
+  ceiling: string | undefined,
+): Promise<{ rules: HgIgnore; at: string } | undefined> {
+  for (let dir = root; ; ) {
+    if ((await lstatKindOrMissing(join(dir, ".hg"))) === "dir") {
+      const rules = await readHgIgnore(dir);
+      if (rules === undefined) return undefined;
+      const at = relative(dir, root).split(sep).join("/");
+      return { rules, at: at === "" ? "" : `${at}/` };
+    }
+    // A git repository's top ends the search: its own rules hold below it.
+    if ((await lstatKindOrMissing(join(dir, ".git"))) !== undefined) return undefined;
+    const up = dirname(dir);
+    if (up === dir || !isBelowCeiling(up, ceiling)) return undefined;
+    dir = up;
+  }
+}
+
+/** Mercurial's syntax names (`syntax: NAME`, or `NAME:` before one line) and their kinds. */
+const SYNTAXES: readonly (readonly [string, string])[] = [
+  ["re", "relre:"],
+  ["regexp", "relre:"],
+  ["glob", "relglob:"],
+  ["rootglob", "rootglob:"],
+  ["include", "include"],
+  ["subinclude", "subinclude"],
+];
+
+/** What Mercurial appends to a glob in an ignore file: the path, or a folder above it. */
+const GLOB_SUFFIX = "(?:/|$)";
+
+/**
+ * The rules of a `.hgignore`'s bytes (a latin1 string), read line by line as
+ * Mercurial's `readpatternfile` reads them; the first line it cannot read is
+ * the cut.
+ */
+export function compileHgIgnore(bytes: string): HgIgnore {
+  let syntax = "relre:";
+  let cut: string | undefined;
+  const trees: ReturnType<typeof parseRegex>[] = [];
+  let lineNo = 0;
+  for (const raw of bytes.split("\n")) {
+    lineNo++;
+    const line = withoutTrailingBlanks(stripComment(raw));
+    if (line === "") continue;
+    if (line.startsWith("syntax:")) {
+      const name = line.slice(7).trim();
+      const found = SYNTAXES.find(([s]) => s === name);
+      // An unknown name is passed over with a warning by Mercurial, its syntax kept.
+      if (found) syntax = found[1];
+      continue;
+    }
+    let kind = syntax;
+    let pattern = line;
+    let named = false;
+    for (const [s, rels] of SYNTAXES) {
+      if (line.startsWith(rels) || line.startsWith(`${s}:`)) {
+        kind = rels;
+        pattern = line.slice(line.startsWith(rels) ? rels.length : s.length + 1);
+        named = true;
+        break;
+      }
+    }
+    const sources: string[] = [];
+    if (kind === "include" || kind === "subinclude") {
+      if (!named) {
+        cut ??= `.hgignore line ${lineNo}: under syntax: ${kind}, not read`;
+        continue;
+      }
+      if (pattern.startsWith(":")) {
+        cut ??= `.hgignore line ${lineNo}: ${kind}: names another file, not read`;
+        continue;
+      }
+      // `includes/x` is taken as an include by Mercurial's prefix test, which then reads the
+      // whole line as a rooted glob. Read it so, and in the syntax in force: each only makes more private.
+      sources.push(globRegex(line) + GLOB_SUFFIX);
+      kind = syntax;
+      pattern = line;
+    }
+    if (kind === "include" || kind === "subinclude") {
+      // Under `syntax: include` the rooted glob above is all.
+    } else if (kind === "relre:") sources.push(pattern.startsWith("^") ? pattern : `.*${pattern}`);
+    else if (kind === "relglob:") sources.push(`(?:|.*/)${globRegex(pattern)}${GLOB_SUFFIX}`);
+    else sources.push(globRegex(pattern) + GLOB_SUFFIX);
+    try {
+      for (const source of sources) {
+        const tree = parseRegex(source);
+        trees.push(tree);
+      }
+    } catch (error) {
+      if (!(error instanceof Unreadable)) throw error;
+      cut ??= `.hgignore line ${lineNo}: a pattern this reader cannot take (${error.message})`;
+    }
+  }
+  let program: LinearRegex | undefined;
+  try {
+    program = trees.length === 0 ? undefined : compileRegexes(trees);
+  } catch (error) {
+    if (!(error instanceof Unreadable)) throw error;
+    cut ??= ".hgignore: its patterns together are past what this reader takes";
+  }
+  const rules: HgIgnore = {
+    ignores: (rel) => {
+      if (program === undefined) return false;
+      try {
+        return program.matches(ignoreBytes(rel), 0x2f);
+      } catch (error) {
+        if (!(error instanceof Unreadable)) throw error;
+        // Past the program's work bound: nothing more is matched, and nothing is proven kept.
+        program = undefined;
+        rules.cut ??= `.hgignore: ${error.message}`;
+        return false;
+      }
+    },
+    cut,
+  };
+  return rules;
+}
+
+/** `line` without its comment: from the first `#` after an even run of backslashes; `\#` is `#`. */
+function stripComment(line: string): string {
+  let out = line;
+  let run = 0;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line.charAt(i);
+    if (ch === "#" && run % 2 === 0) {
+      out = line.slice(0, i);
+      break;
+    }
+    run = ch === "\\" ? run + 1 : 0;
+  }
+  return out.replaceAll("\\#", "#");
+}
+
+const REGEX_SPECIAL = /[.^$*+?()[\]{}|\\/\-&~# \t\n\r\v\f]/;
+
+/** Mercurial's `_globre`: a glob as a regular expression's source. */
+export function globRegex(pat: string): string {
+  let res = "";
+  let group = 0;
+  const n = pat.length;
+  const escaped = (c: string) => (REGEX_SPECIAL.test(c) ? `\\${c}` : c);
+  for (let i = 0; i < n; ) {
+    const c = pat.charAt(i++);
+    if (!"*?[{},\\".includes(c)) {
+      res += escaped(c);
+    } else if (c === "*") {
+      if (pat.charAt(i) === "*") {
+        i++;
+        if (pat.charAt(i) === "/") {
+          i++;
+          res += "(?:.*/)?";
+        } else res += ".*";
+      } else res += "[^/]*";
+    } else if (c === "?") {
+      res += ".";
+    } else if (c === "[") {
+      let j = i;
+      if (j < n && "!]".includes(pat.charAt(j))) j++;
+      while (j < n && pat.charAt(j) !== "]") j++;
+      if (j >= n) res += "\\[";
+      else {
+        let stuff = pat.slice(i, j).replaceAll("\\", "\\\\");
+        i = j + 1;
+        if (stuff.startsWith("!")) stuff = `^${stuff.slice(1)}`;
+        else if (stuff.startsWith("^")) stuff = `\\${stuff}`;
+        res += `[${stuff}]`;
+      }
+    } else if (c === "{") {
+      group++;
+      res += "(?:";
+    } else if (c === "}" && group > 0) {
+      res += ")";
+      group--;
+    } else if (c === "," && group > 0) {
+      res += "|";
+    } else if (c === "\\") {
+      const p = pat.charAt(i);
+      if (p !== "") {
+        i++;
+        res += escaped(p);
+      } else res += escaped(c);
+    } else res += escaped(c);
+  }
+  return res;
+}
+
+/** `text` without its trailing ASCII blanks (as Python's `rstrip()`), by hand: a `[ \t…]+$` regex is quadratic on a long run of blanks followed by something else. */
+function withoutTrailingBlanks(text: string): string {
+  let end = text.length;
+  while (end > 0 && " \t\n\r\v\f".includes(text.charAt(end - 1))) end--;
+  return text.slice(0, end);
+}
