@@ -75,8 +75,10 @@ describe("hostile repository: bracket chat tokens in XML values", () => {
       { cwd, home: join(root, "home") },
     );
     const elements = touched.files.map((f) => touchedElement(f, cwd)).join("\n");
-    expect(elements).toContain('<instructions path="[INST&#93;/AGENTS.md">');
-    expect(elements).toContain('<instructions path="[|user|&#93;/AGENTS.md">');
+    // The path's leading `[` is `&#91;` since the touch attributes go through the one name
+    // writer (rev69a F3), which writes a leading `[` so (rev68c F6).
+    expect(elements).toContain('<instructions path="&#91;INST&#93;/AGENTS.md">');
+    expect(elements).toContain('<instructions path="&#91;|user|&#93;/AGENTS.md">');
     expect(rawTokens(elements)).toEqual([]);
   });
 
