@@ -30,7 +30,10 @@ function kept(text: string, tag: string): { raw: number; asText: number } {
 describe("hostile repository: one check budget for a whole render", () => {
   it("appended part, context file and SYSTEM.md share one budget; the last is written as text, warned", async () => {
     const root = tempDir();
-    const size = Math.floor(CHECK_BUDGET_CHARS * 0.4);
+    // Each text is rendered twice and charged for both: its closers' check, then the check of
+    // your words printed right after it (rev68c F1's `closedOpenToYours`). So two texts of a
+    // quarter of the budget fit (less a margin), and the third does not.
+    const size = Math.floor(CHECK_BUDGET_CHARS * 0.24);
     writeFiles(root, {
       "project/.git/HEAD": "ref: refs/heads/main\n",
       "project/AGENTS.md": dense("AG", size),
@@ -41,7 +44,7 @@ describe("hostile repository: one check budget for a whole render", () => {
     const out = await renderSystemPrompt(options);
     const parts = { AP: kept(out.text, "AP"), AG: kept(out.text, "AG"), SY: kept(out.text, "SY") };
     // Each is printed, whole: in markup or as text.
-    for (const p of Object.values(parts)) expect(p.raw + p.asText).toBeGreaterThan(100);
+    for (const p of Object.values(parts)) expect(p.raw + p.asText).toBeGreaterThan(90);
     // Two fit the budget (the appended part, then the context file); the render's SYSTEM.md is
     // past it (before: each checked in a scope of its own, all three kept raw).
     expect(parts.AP.asText).toBe(0);
