@@ -113,7 +113,7 @@ export function createProgram(
         )
         .option(
           "-o, --output <file>",
-          "write the prompt to this file instead of stdout, only when its bytes change (- is stdout); a name ending .md, .markdown, .mdx, .mdc, .txt or .prompt (.json for JSON)",
+          "write the prompt to this file instead of stdout, only when its bytes change (- is stdout); a name ending .md, .markdown, .mdc, .txt or .prompt, or an agent's rule file (.cursorrules …; .json for JSON)",
         )
         .addHelpText(
           "after",

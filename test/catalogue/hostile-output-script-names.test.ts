@@ -8,8 +8,9 @@ import { cli } from "./_output-link.js";
 // into a file a shell, Perl, Ruby or make loads wrote the project's code for it to run: bash ran
 // `source .venv/bin/activate`'s first line, `perl Makefile.PL` a `system(…); __END__`, make an
 // included `rules.mk`'s `$(shell …)`. The deny list missed them (`Gemfile` was refused, `.rvmrc`
-// was not). The prompt is Markdown: it is written only to a name ending .md, .markdown, .mdx,
-// .txt, .prompt or Cursor's .mdc (a JSON render to a .json too), and the deny list still holds for those.
+// was not). The prompt is Markdown: it is written only to a name ending .md, .markdown,
+// .txt, .prompt, Cursor's .mdc or an agent's rule file by name (.cursorrules …; not .mdx, rev70b F4)
+// (a JSON render to a .json too), and the deny list still holds for those.
 
 function project() {
   const root = tempDir();
@@ -38,12 +39,14 @@ describe("hostile-output-script-names: a prompt is written only to a Markdown or
     "run.sh",
     "prompt",
     "prompt.md.sh",
+    // rev70b F4: an MDX site runs a .mdx file's import/export lines when it builds.
+    "docs/agent.mdx",
   ])("render -o %s is refused (exit 2) and nothing is written", async (name) => {
     const root = project();
     const out = await cli(root, join(root, "p"), ["render", "-o", name]);
     expect(out.code, out.stderr).toBe(2);
     expect(out.stderr).toContain(
-      `sysprompt: --output: ${join(root, "p", name)}: render writes Markdown: name a file ending .md or .txt (or .markdown, .mdx, .mdc, .prompt), or write to standard output;`,
+      `sysprompt: --output: ${join(root, "p", name)}: render writes Markdown: name a file ending .md or .txt (or .markdown, .mdc, .prompt, or an agent's rule file such as .cursorrules), or write to standard output;`,
     );
     expect(existsSync(join(root, "p", name))).toBe(false);
   });
@@ -75,7 +78,7 @@ describe("hostile-output-script-names: a prompt is written only to a Markdown or
     ]);
     expect(out.code, out.stderr).toBe(2);
     expect(out.stderr).toContain(
-      "export writes Markdown: name a file ending .md or .txt (or .markdown, .mdx, .mdc, .prompt), or leave out --out for the default export file;",
+      "export writes Markdown: name a file ending .md or .txt (or .markdown, .mdc, .prompt, or an agent's rule file such as .cursorrules), or leave out --out for the default export file;",
     );
     expect(existsSync(join(root, "p/Makefile.PL"))).toBe(false);
   });
@@ -84,8 +87,9 @@ describe("hostile-output-script-names: a prompt is written only to a Markdown or
     "prompt.md",
     "PROMPT.MD",
     "notes.markdown",
-    "p.mdx",
     "system.txt",
+    ".cursorrules",
+    ".windsurfrules",
     "x.prompt",
     "r.mdc",
     "prompt.md. ",

@@ -509,10 +509,26 @@ export async function namedOutput(
  * what the prompt is. A JSON render (`--json`, `--format`) may go to a `.json` file too: its
  * keys are sysprompt's, the repository's text only in its strings.
  */
+/**
+ * Agents' plain rule files, Markdown with no ending, which sysprompt reads too: a prompt may be
+ * written to them by name (review rev70b F9: `-o .cursorrules` was refused).
+ */
+const RULE_FILE_NAMES: readonly string[] = [
+  ".cursorrules",
+  ".windsurfrules",
+  ".clinerules",
+  ".goosehints",
+  ".rules",
+];
+
+/**
+ * Not `.mdx`: an MDX site (Docusaurus, Next.js, Astro, Storybook) runs a `.mdx` file's
+ * `import`/`export` lines when it builds, a repository's lines among them (review rev70b F4:
+ * `-o docs/agent.mdx` with an AGENTS.md's `export const x = execSync(…)` ran it under @mdx-js/mdx 3).
+ */
 export const PROMPT_ENDINGS: readonly string[] = [
   ".md",
   ".markdown",
-  ".mdx",
   ".txt",
   ".prompt",
   // Cursor's rule files: Markdown under a front matter, read as rules (sysprompt reads them too).
@@ -533,9 +549,10 @@ export function proseNameProblem(path: string, json = false): string | undefined
   const name = nameKey(basename(path));
   const endings = json ? [".json", ...PROMPT_ENDINGS] : PROMPT_ENDINGS;
   if (endings.some((e) => name.length > e.length && name.endsWith(e))) return undefined;
+  if (RULE_FILE_NAMES.includes(name)) return undefined;
   return json
     ? "writes JSON: name a file ending .json (or .md, .txt)"
-    : "writes Markdown: name a file ending .md or .txt (or .markdown, .mdx, .mdc, .prompt)";
+    : "writes Markdown: name a file ending .md or .txt (or .markdown, .mdc, .prompt, or an agent's rule file such as .cursorrules)";
 }
 
 /**
