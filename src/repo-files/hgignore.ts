@@ -4,7 +4,13 @@ import { ignoreBytes } from "../_gitignore.js";
 import { lstatKindOrMissing } from "../_io.js";
 import { isBelowCeiling } from "../_paths.js";
 import { readCappedBytes } from "./capped-read.js";
-import { compileRegexes, type LinearRegex, parseRegex, Unreadable } from "./linear-regex.js";
+import {
+  compileRegexes,
+  type LinearRegex,
+  parseRegex,
+  regexSize,
+  Unreadable,
+} from "./linear-regex.js";
 
 /** A `.hgignore` larger than this is read up to here, and the rest makes everything private. */
 const MAX_HGIGNORE_BYTES = 256 * 1024;
@@ -75,6 +81,14 @@ export async function hgIgnoreAround(
   }
 }
 
+/**
+ * Instructions the whole file's program may hold (each line's is bounded on
+ * its own by `MAX_PROGRAM`); the line that would pass it, and every line
+ * after it, is a cut. Checked before the program is built: its arrays grow
+ * with the sum.
+ */
+export const MAX_HGIGNORE_PROGRAM = 200_000;
+
 /** Mercurial's syntax names (`syntax: NAME`, or `NAME:` before one line) and their kinds. */
 const SYNTAXES: readonly (readonly [string, string])[] = [
   ["re", "relre:"],
@@ -97,13 +111,16 @@ export function compileHgIgnore(bytes: string): HgIgnore {
   let syntax = "relre:";
   let cut: string | undefined;
   const trees: ReturnType<typeof parseRegex>[] = [];
+  let total = 0;
   let lineNo = 0;
   for (const raw of bytes.split("\n")) {
+    if (total > MAX_HGIGNORE_PROGRAM) break;
     lineNo++;
     const line = withoutTrailingBlanks(stripComment(raw));
     if (line === "") continue;
     if (line.startsWith("syntax:")) {
-      const name = line.slice(7).trim();
+      // Python's `bytes.strip()`: ASCII blanks only (`glob\xa0` is no syntax to Mercurial).
+      const name = asciiStrip(line.slice(7));
       const found = SYNTAXES.find(([s]) => s === name);
       // An unknown name is passed over with a warning by Mercurial, its syntax kept.
       if (found) syntax = found[1];
@@ -144,18 +161,24 @@ export function compileHgIgnore(bytes: string): HgIgnore {
     try {
       for (const source of sources) {
         const tree = parseRegex(source);
+        total += regexSize(tree);
+        if (total > MAX_HGIGNORE_PROGRAM) {
+          cut ??= `.hgignore line ${lineNo}: its patterns together are past what this reader takes`;
+          break;
+        }
         trees.push(tree);
       }
     } catch (error) {
-      if (!(error instanceof Unreadable)) throw error;
-      cut ??= `.hgignore line ${lineNo}: a pattern this reader cannot take (${error.message})`;
+      // Anything the parse throws (a stack overflow too) is a line not read, never a failed step.
+      const why = error instanceof Unreadable ? error.message : "an error reading it";
+      cut ??= `.hgignore line ${lineNo}: a pattern this reader cannot take (${why})`;
     }
   }
   let program: LinearRegex | undefined;
   try {
     program = trees.length === 0 ? undefined : compileRegexes(trees);
-  } catch (error) {
-    if (!(error instanceof Unreadable)) throw error;
+  } catch {
+    program = undefined;
     cut ??= ".hgignore: its patterns together are past what this reader takes";
   }
   const rules: HgIgnore = {
@@ -242,6 +265,13 @@ export function globRegex(pat: string): string {
     } else res += escaped(c);
   }
   return res;
+}
+
+/** `text` without its leading and trailing ASCII blanks (Python's `bytes.strip()`). */
+function asciiStrip(text: string): string {
+  let start = 0;
+  while (start < text.length && " \t\n\r\v\f".includes(text.charAt(start))) start++;
+  return withoutTrailingBlanks(text.slice(start));
 }
 
 /** `text` without its trailing ASCII blanks (as Python's `rstrip()`), by hand: a `[ \t…]+$` regex is quadratic on a long run of blanks followed by something else. */

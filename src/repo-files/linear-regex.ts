@@ -21,6 +21,12 @@
 /** Instructions one program may hold (each character, class or branch is one). */
 export const MAX_PROGRAM = 10_000;
 
+/** Groups one expression may nest (each level is a recursion of the parser and the compiler). */
+export const MAX_DEPTH = 100;
+
+/** A `{m}`, `{m,}`, `{,n}` or `{m,n}` repeat, at `lastIndex`. */
+const BRACES = /\{(\d*)(?:(,)(\d*))?\}/y;
+
 /** Why an expression is not read. */
 export class Unreadable extends Error {}
 
@@ -72,6 +78,7 @@ const isAlnum = (ch: string) => /^[A-Za-z0-9]$/.test(ch);
 export function parseRegex(src: string): Node {
   let i = 0;
   let size = 0;
+  let depth = 0;
   const grow = (n: number) => {
     size += n;
     if (size > MAX_PROGRAM) throw new Unreadable("too large");
@@ -141,6 +148,7 @@ export function parseRegex(src: string): Node {
     const ch = src.charAt(i++);
     switch (ch) {
       case "(": {
+        if (++depth > MAX_DEPTH) throw new Unreadable("too deeply nested");
         if (peek() === "?") {
           if (src.startsWith("?:", i)) i += 2;
           else if (src.startsWith("?P<", i)) {
@@ -153,6 +161,7 @@ export function parseRegex(src: string): Node {
         }
         const inner = parseAlt();
         if (src.charAt(i++) !== ")") throw new Unreadable("an unclosed group");
+        depth--;
         return inner;
       }
       case "[":
@@ -193,7 +202,10 @@ export function parseRegex(src: string): Node {
   const braces = (): { min: number; max: number } | undefined => {
     // The comma and the upper bound as one optional group: with `(,?)` between two `\d*` a run
     // of digits could be split two ways (quadratic, though the slice is short).
-    const m = /^\{(\d*)(?:(,)(\d*))?\}/.exec(src.slice(i, i + 24));
+    // Read on the whole rest, as Python reads it (`{0000000000000000000000001}` is a repeat): the
+    // expression is linear (sticky, and a digit is never a `,` or a `}`).
+    BRACES.lastIndex = i;
+    const m = BRACES.exec(src);
     if (!m || (m[1] === "" && m[2] === undefined)) return undefined;
     const [whole, lo = "", comma = "", hi = ""] = m;
     const min = lo === "" ? 0 : Number(lo);
@@ -201,18 +213,6 @@ export function parseRegex(src: string): Node {
     if (max < min) throw new Unreadable("a bad repeat");
     i += whole.length;
     return { min, max };
-  };
-
-  const sizeOf = (n: Node): number => {
-    switch (n.t) {
-      case "cat":
-      case "alt":
-        return n.items.reduce((s, x) => s + sizeOf(x), n.items.length);
-      case "rep":
-        return (sizeOf(n.node) + 2) * Math.max(1, Number.isFinite(n.max) ? n.max : n.min + 1);
-      default:
-        return 1;
-    }
   };
 
   const parseRepeat = (): Node => {
@@ -233,7 +233,7 @@ export function parseRegex(src: string): Node {
       // A lazy form matches the texts the greedy one does; a possessive one (`a*+`) may not.
       if (peek() === "?") i++;
       else if (peek() === "+") throw new Unreadable("a possessive repeat");
-      const body = sizeOf(node);
+      const body = regexSize(node);
       grow((body + 2) * Math.max(1, Number.isFinite(q.max) ? q.max : q.min + 1) - body);
       node = { t: "rep", node, ...q };
       // Python refuses `a**` and `a{2}*`; `a*?` was taken above.
@@ -261,6 +261,22 @@ export function parseRegex(src: string): Node {
   const tree = parseAlt();
   if (i < src.length) throw new Unreadable("an unbalanced parenthesis");
   return tree;
+}
+
+/**
+ * A bound on the instructions `n` compiles to (what {@link parseRegex} holds
+ * to {@link MAX_PROGRAM}), for a caller that bounds several expressions' sum.
+ */
+export function regexSize(n: Node): number {
+  switch (n.t) {
+    case "cat":
+    case "alt":
+      return n.items.reduce((s, x) => s + regexSize(x), n.items.length);
+    case "rep":
+      return (regexSize(n.node) + 2) * Math.max(1, Number.isFinite(n.max) ? n.max : n.min + 1);
+    default:
+      return 1;
+  }
 }
 
 const SET = 0;
