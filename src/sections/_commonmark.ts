@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { eachLine, freshReading, readLine } from "../_blocks.js";
+import { isJsSpace } from "../_text.js";
 
 type CommonMark = typeof import("commonmark");
 
@@ -562,19 +563,9 @@ function attributeStep(state: number, code: number): number {
 /** Any character {@link isUnicodeSpace} takes. */
 const UNICODE_SPACE = /[\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
 
-/** A character JavaScript's `\s` takes that is not ASCII: U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF. */
+/** A character JavaScript's `\s` takes ({@link isJsSpace}) that is not ASCII. */
 function isUnicodeSpace(code: number): boolean {
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
+  return code > 0x7f && isJsSpace(code);
 }
 
 /** An ASCII letter: what a tag's name starts with. */
