@@ -1,10 +1,9 @@
-import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { privatePaths } from "../../src/repo-files/index.js";
-import { tempDir, writeFiles } from "../api/_helpers.js";
+import { gitIgnores, gitRepo } from "./_git-ignores.js";
 
 // A `.gitignore` class that opens with `]` after `[!` or `[^`, holds `\]` or
 // a `[:alpha:]`, followed by another class (`[!][x]ecrets.yml`), hid a file
@@ -13,28 +12,6 @@ import { tempDir, writeFiles } from "../api/_helpers.js";
 // wanted one character more than git, and `ignore` was never asked.
 // `--untrusted` imported the user's ignored `secrets.yml` and the tree listed
 // it (review rev69c F1). Classes now end where wildmatch ends them.
-
-function repo(files: Record<string, string>) {
-  const base = tempDir();
-  writeFiles(base, { "home/.pi/agent/.keep": "", ...files });
-  execFileSync("git", ["init", "-q", join(base, "p")]);
-  const home = join(base, "home");
-  return { cwd: join(base, "p"), home, agentDir: join(home, ".pi", "agent"), env: {} };
-}
-
-function gitIgnores(cwd: string, paths: readonly string[]): string[] {
-  try {
-    const out = execFileSync(
-      "git",
-      ["-c", "core.ignoreCase=false", "check-ignore", "--no-index", "--stdin", "-z"],
-      { cwd, input: paths.join("\0"), encoding: "utf8" },
-    );
-    return out.split("\0").filter((l) => l !== "");
-  } catch (error) {
-    if ((error as { status?: number }).status === 1) return [];
-    throw error;
-  }
-}
 
 // Each line, the paths git ignores by it and paths it keeps.
 const SHAPES: [string, string[], string[]][] = [
@@ -52,7 +29,7 @@ describe("hostile repository: a .gitignore class whose first `]` does not end it
       const paths = [...ignored, ...kept];
       const files: Record<string, string> = { "p/.gitignore": `${line}\n` };
       for (const p of paths) files[`p/${p}`] = "SECRET\n";
-      const r = repo(files);
+      const r = gitRepo(files);
       expect(gitIgnores(r.cwd, paths), line).toEqual(ignored);
       const check = privatePaths(r.cwd, { hidden: false, home: r.home, env: {} });
       const door: string[] = [];
@@ -62,7 +39,7 @@ describe("hostile repository: a .gitignore class whose first `]` does not end it
   });
 
   it("an untrusted import of the ignored secrets.yml is refused, and the tree leaves it out", async () => {
-    const r = repo({
+    const r = gitRepo({
       "p/.gitignore": "[!][x]ecrets.yml\n",
       "p/AGENTS.md": "Project notes. Local settings: @secrets.yml\n",
       "p/secrets.yml": "db_password: SECRET-DB-MARKER\n",

@@ -1,10 +1,9 @@
-import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { privatePaths } from "../../src/repo-files/index.js";
-import { tempDir, writeFiles } from "../api/_helpers.js";
+import { gitIgnores, gitRepo } from "./_git-ignores.js";
 
 // The door matched ignore lines case by case whatever `core.ignoreCase` says,
 // and every macOS or Windows clone has `core.ignoreCase=true`: `.gitignore`
@@ -13,30 +12,6 @@ import { tempDir, writeFiles } from "../api/_helpers.js";
 // repository's own `.git/config` may say anything, so a path is ignored when
 // either reading ignores it: a folded negation takes back nothing the
 // case-by-case reading ignores (rev51a F1).
-
-function repo(files: Record<string, string>, ignoreCase: boolean) {
-  const base = tempDir();
-  writeFiles(base, { "home/.pi/agent/.keep": "", ...files });
-  const cwd = join(base, "p");
-  execFileSync("git", ["init", "-q", cwd]);
-  execFileSync("git", ["-C", cwd, "config", "core.ignoreCase", String(ignoreCase)]);
-  const home = join(base, "home");
-  return { cwd, home, agentDir: join(home, ".pi", "agent"), env: {} };
-}
-
-function gitIgnores(cwd: string, paths: readonly string[], ignoreCase: boolean): string[] {
-  try {
-    const out = execFileSync(
-      "git",
-      ["-c", `core.ignoreCase=${ignoreCase}`, "check-ignore", "--no-index", "--stdin", "-z"],
-      { cwd, input: paths.join("\0"), encoding: "utf8" },
-    );
-    return out.split("\0").filter((l) => l !== "");
-  } catch (error) {
-    if ((error as { status?: number }).status === 1) return [];
-    throw error;
-  }
-}
 
 // Lines, the paths git ignores with core.ignoreCase=true, and with false.
 const CASES: [string, string[], string[], string[]][] = [
@@ -54,7 +29,7 @@ describe("hostile repository: ignore lines and core.ignoreCase", () => {
       const paths = [...new Set([...folded, ...sensitive, ...kept])];
       const files: Record<string, string> = { "p/.gitignore": gitignore };
       for (const p of paths) files[`p/${p}`] = "SECRET\n";
-      const r = repo(files, false);
+      const r = gitRepo(files, false);
       const either = paths.filter((p) => folded.includes(p) || sensitive.includes(p));
       expect(gitIgnores(r.cwd, paths, true).sort(), gitignore).toEqual([...folded].sort());
       expect(gitIgnores(r.cwd, paths, false).sort(), gitignore).toEqual([...sensitive].sort());
@@ -66,7 +41,7 @@ describe("hostile repository: ignore lines and core.ignoreCase", () => {
   });
 
   it("an untrusted import of Secrets.yml under `secrets.yml` is refused, and the tree leaves it out", async () => {
-    const r = repo(
+    const r = gitRepo(
       {
         "p/.gitignore": "secrets.yml\n",
         "p/AGENTS.md": "Project notes. Local settings: @Secrets.yml\n",

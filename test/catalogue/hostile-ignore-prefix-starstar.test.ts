@@ -1,10 +1,10 @@
-import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { privatePaths } from "../../src/repo-files/index.js";
-import { tempDir, writeFiles } from "../api/_helpers.js";
+import { writeFiles } from "../api/_helpers.js";
+import { gitIgnores, gitRepo } from "./_git-ignores.js";
 
 // A `.gitignore` line whose `**` follows literal text in its segment
 // (`conf**/secrets.yml`) hid a file from git but not from the door: git's
@@ -16,29 +16,7 @@ import { tempDir, writeFiles } from "../api/_helpers.js";
 // `AGENTS.md`'s `@config/local/secrets.yml`, and the tree listed it (review
 // rev68a F2). An escaped slash (`**\/x.md`) was misread the same way.
 
-function repo(files: Record<string, string>) {
-  const base = tempDir();
-  writeFiles(base, { "home/.pi/agent/.keep": "", ...files });
-  execFileSync("git", ["init", "-q", join(base, "p")]);
-  const home = join(base, "home");
-  return { cwd: join(base, "p"), home, agentDir: join(home, ".pi", "agent"), env: {} };
-}
-
-function gitIgnores(cwd: string, paths: readonly string[]): string[] {
-  try {
-    const out = execFileSync(
-      "git",
-      ["-c", "core.ignoreCase=false", "check-ignore", "--no-index", "--stdin", "-z"],
-      { cwd, input: paths.join("\0"), encoding: "utf8" },
-    );
-    return out.split("\0").filter((l) => l !== "");
-  } catch (error) {
-    if ((error as { status?: number }).status === 1) return [];
-    throw error;
-  }
-}
-
-async function doorIgnores(r: ReturnType<typeof repo>, paths: readonly string[]) {
+async function doorIgnores(r: ReturnType<typeof gitRepo>, paths: readonly string[]) {
   const check = privatePaths(r.cwd, { hidden: false, home: r.home, env: {} });
   const out: string[] = [];
   for (const p of paths) if ((await check(join(r.cwd, p))) !== undefined) out.push(p);
@@ -69,14 +47,14 @@ describe("hostile repository: a .gitignore `**` after literal text in its segmen
       const paths = [...ignored, ...kept];
       const files: Record<string, string> = { "p/.gitignore": `${line}\n` };
       for (const p of paths) files[`p/${p}`] = "SECRET\n";
-      const r = repo(files);
+      const r = gitRepo(files);
       expect(gitIgnores(r.cwd, paths).sort(), line).toEqual([...ignored].sort());
       expect((await doorIgnores(r, paths)).sort(), line).toEqual([...ignored].sort());
     }
   });
 
   it("a nested .gitignore and .git/info/exclude read the line as git does", async () => {
-    const r = repo({
+    const r = gitRepo({
       "p/sub/.gitignore": "conf**/secrets.yml\n",
       "p/sub/config/local/secrets.yml": "SECRET\n",
       "p/config/local/secrets.yml": "SECRET\n",
@@ -97,7 +75,7 @@ describe("hostile repository: a .gitignore `**` after literal text in its segmen
   });
 
   it("an untrusted import of the ignored config/local/secrets.yml is refused, and the tree leaves it out", async () => {
-    const r = repo({
+    const r = gitRepo({
       "p/.gitignore": "conf**/secrets.yml\n",
       "p/AGENTS.md": "Project notes. Local settings: @config/local/secrets.yml\n",
       "p/config/local/secrets.yml": "db_password: SECRET-DB-MARKER\n",
