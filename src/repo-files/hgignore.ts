@@ -43,9 +43,10 @@ export interface HgIgnore {
  * Mercurial (a nested one is read only through `subinclude:`). The file is
  * read as the door's in-tree ignore files are: a capped regular file, never
  * through a link (Mercurial follows one; it is then a cut, so the door
- * refuses rather than passes).
+ * refuses rather than passes). Read through {@link hgIgnoreAround} alone,
+ * which finds the working copy a path is in.
  */
-export async function readHgIgnore(root: string): Promise<HgIgnore | undefined> {
+async function readHgIgnore(root: string): Promise<HgIgnore | undefined> {
   if ((await lstatKindOrMissing(join(root, ".hg"))) !== "dir") return undefined;
   const read = await readCappedBytes(join(root, ".hgignore"), MAX_HGIGNORE_BYTES, {
     follow: false,

@@ -88,7 +88,9 @@ export interface PrivatePathsOptions {
  * `.git/info/exclude`, in the common git folder of a linked worktree or a
  * submodule, as git reads it; and your global git excludes, anchored at the
  * top of the innermost repository that holds the path, as git anchors them
- * when you work there, and at the project's top). What
+ * when you work there, and at the project's top; and what the `.hgignore` of
+ * the Mercurial working copy at or above `root` ignores, {@link hgIgnoreAround},
+ * a `.git` between them no boundary). What
  * `.git/info/exclude` names stays private even where the repository's own
  * `.gitignore` takes it back (`!credentials.json`): git lets it, but the
  * exclude file is the clone's, not the repository's. A boundary found
