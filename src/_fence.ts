@@ -1153,7 +1153,11 @@ export interface PrintedCut {
  * then the value), a line indented into an item, and a line at a line's
  * start that continues an item's or a quote's paragraph (a lazy line) are
  * all inside. The text's first line is written so that it stays there too:
- * on a lazy line, with the prefix the line lacks. Containers a value's own
+ * on a lazy line, with the prefix the line lacks. A value printed on the
+ * line that opens a fence or an HTML block that runs on (a fence's info
+ * string: ```` ```{{vars.lang}} ````) is inside the block that line opens:
+ * its first line is the line's, its later lines are judged in the block
+ * (review rev70a F1). Containers a value's own
  * text opened are the value's, never the template's. A value's lines grow
  * by at most {@link placedGrowth}: the lines past it are left out, said by
  * a line of the template's and `onCut`. Linear: each line is read once, and
@@ -1264,7 +1268,13 @@ export function placeMarked(text: string, onCut?: (cut: PrintedCut) => void): st
     const probe = copyReading(reading);
     const probeLine = `${neutral}a`;
     readLine(probe, probeLine, 0, probeLine.length);
-    const outer = runsOn(before) && probe.leaf === before ? before : undefined;
+    let outer = runsOn(before) && probe.leaf === before ? before : undefined;
+    // The template's line opens a fence (or an HTML block that runs on) before the value: its
+    // first line is that line's (a fence's info string, its backticks written `&#96;`), its later
+    // lines are inside the block the line opens (review rev70a F1). Read alone, `sh` /
+    // ```` ``` ```` / ```` ```` ```` in ```` ```{{vars.lang}} ```` (or a partial `sh` then a
+    // backtick) closed your fence, or made it none, and opened one over the rest.
+    const opening = runsOn(probe.leaf) && probe.leaf !== before;
     // A row of the template's table (or its header, a delimiter row after it): one cell.
     const row =
       probe.leaf?.kind === "paragraph" &&
@@ -1332,7 +1342,7 @@ export function placeMarked(text: string, onCut?: (cut: PrintedCut) => void): st
       }
     }
     const prefix = containers.length === 0 ? "" : containerPrefix(containers);
-    if (prefix === "" && outer === undefined) {
+    if (prefix === "" && outer === undefined && !opening) {
       // In nothing of the template's: as its closing judged it, not read again. The template's
       // text after it is read from a blank line (a value ends with nothing left open).
       parts.push(value);
@@ -1364,6 +1374,9 @@ export function placeMarked(text: string, onCut?: (cut: PrintedCut) => void): st
       const end = lineEndAt(value, start);
       let line = value.slice(start, end);
       if (first && escapeFirst) line = escapedStart(line);
+      // A backtick in a backtick fence's info string makes the line no fence (rev68c F2).
+      if (first && opening && probe.leaf?.kind === "fence" && probe.leaf.fence.char === "`")
+        line = line.replaceAll("`", "&#96;");
       const lead = first ? firstLead : isBlank(line, 0, line.length) ? blankPrefix : linePrefix;
       if (outer !== undefined && stillIn(reading, outer)) {
         const whole = pending + lead + line;
@@ -1378,6 +1391,8 @@ export function placeMarked(text: string, onCut?: (cut: PrintedCut) => void): st
         value.charCodeAt(end) === CARRIAGE_RETURN && value.charCodeAt(end + 1) === LINE_FEED;
       feed(crlf ? "\r\n" : (value[end] ?? "\n"));
       start = end + (crlf ? 2 : 1);
+      // The block the template's line opened with the value's first line: its later lines are in it.
+      if (first && opening && runsOn(reading.leaf) && reading.leaf !== before) outer = reading.leaf;
       first = false;
       if (start >= value.length) break;
       room -= linePrefix.length;
@@ -1390,7 +1405,8 @@ export function placeMarked(text: string, onCut?: (cut: PrintedCut) => void): st
         break;
       }
     }
-    closeAfter(outer);
+    // A value on one line leaves open only the block the template's line opens.
+    if (!opening || !first) closeAfter(outer);
     // The template's text after a line break the value ended with goes on inside its containers
     // (a blank line with no `>` would end its block quote).
     if (pending === "" && linePrefix !== "" && parts.length > 0) feed(linePrefix);
@@ -1449,16 +1465,18 @@ function marksInNothing(text: string): boolean {
         if (nextReturn === -1) nextReturn = text.length;
       }
     }
+    // A value's text holds no mark (each is taken out of it when it is marked).
+    const close = text.indexOf(PRINTED_CLOSE, open + PRINTED_OPEN.length);
+    if (close === -1) return false;
     if (afterValue || lineStart < open || reading.containers.length > 0 || runsOn(reading.leaf)) {
       const probe = copyReading(reading);
       const line = `${afterValue ? "a" : ""}${text.slice(lineStart, open)}a`;
       readLine(probe, line, 0, line.length);
       if (probe.containers.length > 0) return false;
       if (runsOn(reading.leaf) && probe.leaf === reading.leaf) return false;
+      // On a line that opens a block that runs on (a fence's info string): read where it lands (rev70a F1).
+      if (runsOn(probe.leaf) && probe.leaf !== reading.leaf) return false;
     }
-    // A value's text holds no mark (each is taken out of it when it is marked).
-    const close = text.indexOf(PRINTED_CLOSE, open + PRINTED_OPEN.length);
-    if (close === -1) return false;
     const next = text.indexOf(PRINTED_OPEN, close + PRINTED_CLOSE.length);
     markAt.push(open, close);
     // In nothing: the template's text after it is read from a blank line.
