@@ -462,11 +462,12 @@ export interface OpenToYoursOptions extends HiddenRunsOptions {
 
 /**
  * What a warning says of a repository's text whose last paragraph
- * {@link lastLineOpenToYours} wrote as text: one wording for a context or
+ * {@link lastLineOpenToYours}, or whose unended markup {@link closeOpenBlocks}
+ * (rev70a F2), wrote as text: one wording for a context or
  * rule file, a custom base prompt, an appended text and a partial.
  */
 export const END_ESCAPED_WORDS =
-  'ends in markup that hides the words printed right after it (an inline <span hidden>): its last paragraph\'s "<" is written "&lt;", so they are shown';
+  'ends in markup that hides the words printed right after it (an inline <span hidden>, or a tag or comment left unended: <span hidden, <!x): its last paragraph\'s "<", or that markup\'s, is written "&lt;", so they are shown';
 
 /**
  * A repository's text as a template prints it (a context or rule file, a

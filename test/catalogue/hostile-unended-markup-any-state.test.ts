@@ -68,6 +68,8 @@ describe("hostile repository: a repository text ending in any unended markup hid
     expect(result.text).toContain("Project notes; see &lt;span hidden");
     for (const marker of ["QZ-MINE", "Current working directory"])
       expect(rawReading(result.text, marker)?.hidden, marker).toBe(false);
+    const said = result.diagnostics.find((d) => d.code === "project-section-open");
+    expect(said?.message).toContain("left unended");
   });
 
   it("F2: a trusted project's SYSTEM.md ending `see <span hidden`: the prompt after it is shown", async () => {
