@@ -29,8 +29,8 @@ import { closeHiddenRuns, type HiddenRunsOptions } from "./prompt-templates/hidd
 import { tableRunsAsText } from "./sections/gfm-tables.js";
 import {
   followingShown,
-  openValueTagAt,
   paidCheck,
+  unendedMarkupAt,
   withCheckBudget,
 } from "./sections/html-reading.js";
 import type { Diagnostic } from "./types.js";
@@ -462,11 +462,12 @@ export interface OpenToYoursOptions extends HiddenRunsOptions {
 
 /**
  * What a warning says of a repository's text whose last paragraph
- * {@link lastLineOpenToYours} wrote as text: one wording for a context or
+ * {@link lastLineOpenToYours}, or whose unended markup {@link closeOpenBlocks}
+ * (rev70a F2), wrote as text: one wording for a context or
  * rule file, a custom base prompt, an appended text and a partial.
  */
 export const END_ESCAPED_WORDS =
-  'ends in markup that hides the words printed right after it (an inline <span hidden>): its last paragraph\'s "<" is written "&lt;", so they are shown';
+  'ends in markup that hides the words printed right after it (an inline <span hidden>, or a tag or comment left unended: <span hidden, <!x): its last paragraph\'s "<", or that markup\'s, is written "&lt;", so they are shown';
 
 /**
  * A repository's text as a template prints it (a context or rule file, a
@@ -485,10 +486,17 @@ export function closedOpenToYours(
   joiner: string,
   options: OpenToYoursOptions = {},
 ): string {
-  const close = () => closeOpenBlocksOnOwnLine(text, options);
+  // One word for the text, whether its unended tag or its last paragraph was written as text.
+  let told = false;
+  const onEscaped = () => {
+    if (!told) options.onEscaped?.();
+    told = true;
+  };
+  const once = { ...options, onEscaped };
+  const close = () => closeOpenBlocksOnOwnLine(text, once);
   return paidCheck(
     text,
-    () => lastLineOpenToYours(close(), joiner, options.onEscaped),
+    () => lastLineOpenToYours(close(), joiner, onEscaped),
     close,
     options.unread !== undefined,
   );
@@ -630,41 +638,53 @@ export function closeOpenComment(text: string): string {
  * (a context or rule file, cut at a cap or not, the tree's names, a project's
  * section or partial) ends with no code block, HTML block, comment or
  * never-shown element (`<div hidden>`, `<template>`) left open to run over
- * what follows it.
+ * what follows it, and in no tag, comment or declaration an HTML parser of
+ * the raw prompt would still be in ({@link withoutUnendedTag}; `onEscaped`
+ * is told when one was written as text).
  */
 export function closeOpenBlocks(
   text: string,
   joined: TextStart = false,
-  options?: HiddenRunsOptions,
+  options?: OpenToYoursOptions,
 ): string {
   // A text not yours: no raw `<` in a GFM table's lines, which CommonMark's check cannot see (rev65b F1).
   const read = options?.unread === undefined ? tableRunsAsText(text) : text;
   const close = (t: string) => closeOpenComment(closeOpenFence(t, joined));
   const closed = closeHiddenRuns(close(read), { withLine, close }, options);
-  return options?.unread === undefined ? withoutUnendedTag(closed) : closed;
+  if (options?.unread !== undefined) return closed;
+  const ended = withoutUnendedTag(closed);
+  if (ended === closed) return closed;
+  options?.onEscaped?.();
+  // Its `<` written `&lt;`, what the tag held is Markdown: a fence line that was in its HTML
+  // block opens a fence, a `<span hidden>` in its quoted value is an element. Closed again.
+  return withoutUnendedTag(closeHiddenRuns(close(ended), { withLine, close }, options));
 }
 
 /** Most tags {@link withoutUnendedTag} writes as text one by one: past it, every `<` from the last one on. */
 const MAX_UNENDED_TAGS = 8;
 
 /**
- * `text` (a repository's, its closers added) with the `<` of a start or end
- * tag an HTML parser fed the raw prompt would still be in at its end, in an
- * attribute's quoted value, written `&lt;` ({@link openValueTagAt}): `See <a href="docs`, text to a Markdown
- * reader, took your `</repository_append>` and your appended text as the
- * attribute's value (review rev68c F8). A Markdown reader prints such a tag
- * as text already, so it reads the same; a tag it reads as raw HTML (at a
- * line's start) is ended by the closers before this. The tag was a value
- * around what follows it, which is then read: each tag left unended so is
- * written as text in turn.
+ * `text` (a repository's, its closers added) with the `<` of the markup an
+ * HTML parser fed the raw prompt would still be in at its end written `&lt;`
+ * ({@link unendedMarkupAt}: a tag cut anywhere, `<!x`, `<?x`, `</x y`,
+ * `<![CDATA[`): `See <a href="docs` took your `</repository_append>` and your
+ * appended text as the attribute's value (review rev68c F8), `see <span
+ * hidden` took the prompt's next tag's `>` and hid the rest of the prompt,
+ * and `<!x` ran to `</repository_append>`'s `>` (rev70a F2, F9). Written as
+ * text for every reader: your words printed after it that hold a `>` (`run
+ * make > log`) no longer end it for a Markdown reader either (rev70a F3). A
+ * Markdown reader prints such a tag as text already, so it reads the same; a
+ * tag it reads as raw HTML (at a line's start) is ended by the closers before
+ * this. The tag held what follows it, which is then read: each one left
+ * unended so is written as text in turn.
  */
 function withoutUnendedTag(text: string): string {
   let out = text;
   // Read on from the tag written as text: the tokenizer was in its data state there.
-  let at = openValueTagAt(out);
+  let at = unendedMarkupAt(out);
   for (let i = 0; i < MAX_UNENDED_TAGS && at !== -1; i++) {
     out = `${out.slice(0, at)}&lt;${out.slice(at + 1)}`;
-    at = openValueTagAt(out, at);
+    at = unendedMarkupAt(out, at);
   }
   return at === -1 ? out : `${out.slice(0, at)}${out.slice(at).replaceAll("<", "&lt;")}`;
 }
@@ -685,13 +705,17 @@ function withoutUnendedTag(text: string): string {
  * own closing fence: {@link endsWithBareRun}). `unread`: the text is yours
  * ({@link closeHiddenRuns}: kept as written where its elements cannot be read).
  */
-export function closeOpenBlocksOnOwnLine(text: string, options?: HiddenRunsOptions): string {
+export function closeOpenBlocksOnOwnLine(text: string, options?: OpenToYoursOptions): string {
   const closed = closeOpenBlocks(text, "either", options);
-  if (closed !== text) return `${closed}\n`;
+  // A tag written as text, and no closer (`see &lt;span hidden`), needs no line of its own:
+  // the words printed after it go on its line as they would have.
+  const bare =
+    closed === text || (options?.unread === undefined && closed === withoutUnendedTag(text));
+  if (!bare) return `${closed}\n`;
   // A link definition's title left open takes the lines after it as its own: a blank
   // line ends it (rev58c F4).
-  if (endsInOpenLinkTitle(text)) return text.endsWith("\n") ? `${text}\n` : `${text}\n\n`;
-  return endsWithBareRun(text) ? `${text}\n` : text;
+  if (endsInOpenLinkTitle(closed)) return closed.endsWith("\n") ? `${closed}\n` : `${closed}\n\n`;
+  return endsWithBareRun(closed) ? `${closed}\n` : closed;
 }
 
 /**

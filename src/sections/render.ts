@@ -953,13 +953,27 @@ export function renderSections(
    */
   function closedProject(text: string, template: SectionTemplate): string {
     let fallback: HtmlFallback | undefined;
-    const closed = closeOpenBlocks(text, false, { onFallback: (f) => (fallback = f) });
+    let escaped = false;
+    const closed = closeOpenBlocks(text, false, {
+      onFallback: (f) => (fallback = f),
+      onEscaped: () => (escaped = true),
+    });
     // A table's `<` written `&lt;` is no block left open.
     if (closed === tableRunsAsText(text)) return closed;
     const path = template.source.path ? { path: template.source.path } : {};
     // Its HTML written as text (the budget spent, or more than a reading takes): said as such (rev66e F7).
     if (fallback !== undefined) {
       diagnostics.push({ ...projectFallback(`section "${template.name}"`, fallback), ...path });
+      return closed;
+    }
+    // Its unended markup written as text (`see <span hidden`, rev70a F2): said as such.
+    if (escaped) {
+      diagnostics.push({
+        level: "warning",
+        code: "project-section-open",
+        message: `the project's section "${template.name}" ${END_ESCAPED_WORDS}`,
+        ...path,
+      });
       return closed;
     }
     diagnostics.push({
