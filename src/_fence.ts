@@ -25,7 +25,11 @@ import {
 } from "./_blocks.js";
 import { InlineLinkReader } from "./_inline-link.js";
 import { asCell, delimiterRowAt } from "./_table-rows.js";
-import { closeHiddenRuns, type HiddenRunsOptions } from "./prompt-templates/hidden-closers.js";
+import {
+  closeHiddenRuns,
+  type HiddenRunsOptions,
+  type RenderLimit,
+} from "./prompt-templates/hidden-closers.js";
 import { tableRunsAsText } from "./sections/gfm-tables.js";
 import {
   followingShown,
@@ -872,14 +876,24 @@ export function closingAfter(before: string): string {
  * `<details>`, a hiding style: {@link closeHiddenRuns}, the reader a
  * repository's text in the prompt is closed by); "" when none. A tool's
  * output ending in `<div hidden>` took the files given on touch after it,
- * your glob rule among them, into the element (review rev58b F1).
+ * your glob rule among them, into the element (review rev58b F1). Undefined
+ * when it cannot be closed so; `onLimit` is then told the renderer's bound the
+ * check stopped at, if that is why (rev71b F2).
  */
-export function hiddenClosingAfter(before: string): string | undefined {
+export function hiddenClosingAfter(
+  before: string,
+  onLimit?: (limit: RenderLimit) => void,
+): string | undefined {
   // A fallback's text is not appended after (below), so closing it as a message of its own suffices.
-  const closed = closeHiddenRuns(before, {
-    withLine,
-    close: (t) => closeOpenComment(withBlockCloser(t)),
-  });
+  const closed = closeHiddenRuns(
+    before,
+    { withLine, close: (t) => closeOpenComment(withBlockCloser(t)) },
+    {
+      onFallback: (_, limit) => {
+        if (limit !== undefined) onLimit?.(limit);
+      },
+    },
+  );
   // Not closed after it but written as text (more HTML than one reading takes, or a `<plaintext>`):
   // what a host writes after it cannot be made to read as its own (rev61b F1).
   return closed.startsWith(before) ? closed.slice(before.length) : undefined;

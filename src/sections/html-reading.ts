@@ -15,9 +15,18 @@
  * caller says what it does then.
  */
 import type { DefaultTreeAdapterMap, defaultTreeAdapter, Parser } from "parse5";
-import { commonmarkHtml, commonmarkWork, MAX_COMMONMARK_WORK } from "./_commonmark.js";
+import {
+  commonmarkHtml,
+  commonmarkWork,
+  MAX_COMMONMARK_WORK,
+  RENDER_WORK,
+  type RenderLimit,
+} from "./_commonmark.js";
 import { loadParse5 } from "./_parse5.js";
 import { blocksToText, markdownAsHtmlWithBlocks, withBlocks } from "./markdown-html.js";
+
+/** Which of the renderer's bounds stopped a check, told by {@link followingShown}'s `onLimit`. */
+export type { RenderLimit };
 
 type Element = DefaultTreeAdapterMap["element"];
 type ParentNode = DefaultTreeAdapterMap["parentNode"];
@@ -454,20 +463,22 @@ type FormattingEntry = { type: number; element?: Element; older: FormattingEntry
  * follow, read as the Markdown it is ({@link markdownAsHtml}); undefined when
  * nothing can close it, it is more than a reading takes ({@link tooMuchHtml}),
  * its closers are more than {@link MAX_CLOSER_CHARS}, or a paragraph after
- * them would not be shown ({@link followingShown}).
+ * them would not be shown ({@link followingShown}, which tells `onLimit` the
+ * renderer's bound it stopped at, if that was why).
  */
 export function withHtmlClosed(
   text: string,
   withLine: (text: string, line: string) => string,
+  onLimit?: (limit: RenderLimit) => void,
 ): string | undefined {
   if (!text.includes("<")) return text;
   if (tooMuchHtml(text)) return undefined;
   // The blocks' end tags once where that suffices, else after each boundary (the slash guard's form).
   const once = new HtmlReading(false, true);
-  const closed = closedBy(once, text, withLine);
+  const closed = closedBy(once, text, withLine, onLimit);
   return closed !== undefined || !once.compacted
     ? closed
-    : closedBy(new HtmlReading(false), text, withLine);
+    : closedBy(new HtmlReading(false), text, withLine, onLimit);
 }
 
 /** {@link withHtmlClosed} by `reading`, a fresh one. */
@@ -475,6 +486,7 @@ function closedBy(
   reading: HtmlReading,
   text: string,
   withLine: (text: string, line: string) => string,
+  onLimit?: (limit: RenderLimit) => void,
 ): string | undefined {
   let out = text;
   // With the renderer's own block tags: what is open at the end is what a reader has open.
@@ -482,7 +494,7 @@ function closedBy(
   for (let i = 0; i < MAX_CLOSERS; i++) {
     const closer = reading.closer();
     if (closer === undefined) return undefined;
-    if (closer === "") return followingShown(out) ? out : undefined;
+    if (closer === "") return followingShown(out, "\n\n", onLimit) ? out : undefined;
     // After an empty comment: the line is an HTML block then (CommonMark's kind 2), which a
     // Markdown renderer passes on as it is, never in a paragraph (where `"` is `&quot;` and
     // `-->` is `--&gt;`, and `</span>` after its `<p>` ends nothing), and which may follow any line.
@@ -492,7 +504,7 @@ function closedBy(
     reading.feed(added);
     out = next;
   }
-  return reading.closer() === "" && followingShown(out) ? out : undefined;
+  return reading.closer() === "" && followingShown(out, "\n\n", onLimit) ? out : undefined;
 }
 
 /** Most characters {@link followingShown} renders (twice a context file's default cap: a capped file with its escapes and marker fits): the renderer, metered, and the tree take about 1 s at worst. */
@@ -646,9 +658,14 @@ function probeFor(text: string): string {
  * works, {@link commonmarkHtml}). True for a text with no `<`: its fences are
  * closed by every caller first (`closeHiddenRuns`'s `blocks.close`).
  * `joiner`: what is between the text and the paragraph (a blank line; `" "`
- * for words printed on the text's last line).
+ * for words printed on the text's last line). `onLimit`: told the renderer's
+ * bound when one is why it is false ({@link RenderLimit}: rev71b F1).
  */
-export function followingShown(text: string, joiner = "\n\n"): boolean {
+export function followingShown(
+  text: string,
+  joiner = "\n\n",
+  onLimit?: (limit: RenderLimit) => void,
+): boolean {
   // No `<`, no raw HTML: the renderer writes only its own elements, none of which hides.
   if (!text.includes("<")) return true;
   if (text.length > MAX_VERIFIED_CHARS) return false;
@@ -656,9 +673,12 @@ export function followingShown(text: string, joiner = "\n\n"): boolean {
   if (!checkAffordable(text)) return false;
   if (prepaid > 0) prepaid--;
   else if (budget !== undefined) budget.left -= text.length;
-  if (commonmarkWork(text) > MAX_COMMONMARK_WORK) return false;
+  if (commonmarkWork(text) > MAX_COMMONMARK_WORK) {
+    onLimit?.(RENDER_WORK);
+    return false;
+  }
   const probe = probeFor(text);
-  const rendered = commonmarkHtml(`${text}${joiner}${probe}\n`);
+  const rendered = commonmarkHtml(`${text}${joiner}${probe}\n`, onLimit);
   if (rendered === undefined) return false;
   const limit = MAX_HTML_ELEMENTS + rendered.length / 4;
   try {
