@@ -2,7 +2,7 @@ import { Buffer } from "node:buffer";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
 import { ignoreBytes } from "../_gitignore.js";
-import { lstatKindOrMissing, statKind } from "../_io.js";
+import { lstatKindOrMissing } from "../_io.js";
 import { homeFolder, isBelowCeiling, isWithin } from "../_paths.js";
 import { readCappedBytes } from "./capped-read.js";
 import {
@@ -13,6 +13,7 @@ import {
   regexSize,
   Unreadable,
 } from "./linear-regex.js";
+import { holdsHgWorkingCopy } from "./project-root.js";
 
 /** A `.hgignore` larger than this is read up to here, and the rest makes everything private. */
 const MAX_HGIGNORE_BYTES = 256 * 1024;
@@ -39,7 +40,7 @@ export interface HgIgnore {
 
 /**
  * The `.hgignore` of `root`, a Mercurial working copy's top (see
- * {@link marksWorkingCopy}), or undefined. Only the top's file counts, as for
+ * {@link holdsHgWorkingCopy}), or undefined. Only the top's file counts, as for
  * Mercurial (a nested one is read only through `subinclude:`). The file is
  * read as the door's in-tree ignore files are: a capped regular file, never
  * through a link (Mercurial follows one; it is then a cut, so the door
@@ -85,7 +86,8 @@ export async function hgIgnoreAround(
   const home = resolve(stops.home ?? homeFolder());
   const homes = [home, await realpathOrSelf(home)];
   for (let dir = root; ; ) {
-    if (await marksWorkingCopy(dir)) {
+    // A `.hg` folder, or a link to one (rev71a F6: a linked `.hg` marked nothing, no rules read).
+    if (await holdsHgWorkingCopy(dir)) {
       const rules = await readHgIgnore(dir);
       if (rules === undefined) return undefined;
       const at = relative(dir, root).split(sep).join("/");
@@ -97,20 +99,6 @@ export async function hgIgnoreAround(
     }
     dir = up;
   }
-}
-
-/**
- * Whether `dir` is a Mercurial working copy's top: its `.hg` is a folder, or
- * a link to one, as Mercurial's `os.path.isdir(".hg")` follows it (rev71a F6:
- * with `.hg` your link to a folder elsewhere, no `.hgignore` was read). Only
- * the link's target is asked, never opened; a dangling link marks nothing, as
- * for Mercurial.
- */
-async function marksWorkingCopy(dir: string): Promise<boolean> {
-  const marker = join(dir, ".hg");
-  const kind = await lstatKindOrMissing(marker);
-  if (kind !== "link") return kind === "dir";
-  return (await statKind(marker).catch(() => undefined)) === "dir";
 }
 
 /**

@@ -123,6 +123,17 @@ describe("hostile repository: a .hgignore glob is read as the path Mercurial rea
     const listed = await tree(top, home);
     expect(listed).toContain("code.py");
     expect(listed).not.toContain("secrets.yml");
+    // Your clone with a linked `.hg` inside a git project is a repository of its own, as with a folder.
+    const outer = join(top, "..", "outer");
+    mkdirSync(join(outer, "mine"), { recursive: true });
+    execFileSync("git", ["init", "-q", outer]);
+    symlinkSync(join(top, "..", "store"), join(outer, "mine", ".hg"));
+    writeFileSync(join(outer, "mine", ".hgignore"), "syntax: glob\nsecrets.yml\n");
+    writeFileSync(join(outer, "mine", "secrets.yml"), "db=HG-NESTED-LINK-MARKER\n");
+    writeFileSync(join(outer, "AGENTS.md"), "See @mine/secrets.yml\n");
+    const nested = await render(outer, home);
+    expect(nested.text).not.toContain("HG-NESTED-LINK-MARKER");
+    expect(await tree(outer, home)).not.toContain("secrets.yml");
   });
 
   it("a nested Mercurial working copy's ignored files are left out of the tree, as a nested git clone's", async () => {
