@@ -16,6 +16,7 @@ import { homeFolder, isBelowCeiling } from "../../_paths.js";
 import {
   excludeRules,
   globalIgnoreRules,
+  type HgIgnore,
   hgIgnoreAround,
   holdsUsableGit,
   plantedCheck,
@@ -203,12 +204,10 @@ interface Pending {
 /**
  * One of your own ignore lists, its patterns from the top of the repository it
  * is for: `at` is that top below the walk's repository ("" for that one,
- * else "a/b/"), and a path below it is asked from there.
+ * else "a/b/"), and a path below it is asked from there. A nested Mercurial
+ * working copy's `.hgignore` (`hg`) is asked so too.
  */
-interface YourList {
-  rules: IgnoreRules;
-  at: string;
-}
+type YourList = { rules: IgnoreRules; at: string } | { hg: HgIgnore; at: string };
 
 /** A context file found in a folder: its name, its stat (links followed) when taken, and whether it is a symlink. */
 interface Present {
@@ -256,22 +255,34 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   const hg = await hgIgnoreAround(root, { ceiling: options.ceilingDir, home: options.home });
   const byHg = (path: string) => hg?.rules.ignores(hg.at + path) === true;
   const byYou = (lists: readonly YourList[], path: string) =>
-    lists.some(
-      (list) =>
-        path.startsWith(list.at) && isIgnoredInKeptFolder(list.rules, path.slice(list.at.length)),
-    );
+    lists.some((list) => {
+      if (!path.startsWith(list.at)) return false;
+      const below = path.slice(list.at.length);
+      if ("rules" in list) return isIgnoredInKeptFolder(list.rules, below);
+      return list.hg.ignores(below.endsWith("/") ? below.slice(0, -1) : below);
+    });
   // Your global excludes, compiled once: a tree of a thousand clones asks them at each one's top.
   let global: Promise<IgnoreRules | undefined> | undefined;
   // A repository of its own below the root (a clone, a submodule): its exclude file and your
   // global excludes, anchored at its top, as git reads them there and the door does.
-  const nestedLists = async (dir: string, rel: string): Promise<YourList[]> => {
+  // A Mercurial working copy of its own below the root (a clone of yours, `.hg` at its top,
+  // `hg`): its `.hgignore`, as Mercurial reads it there (rev71a F7: only the root's was read).
+  const nestedLists = async (dir: string, rel: string, hg: boolean): Promise<YourList[]> => {
     global ??= globalIgnoreRules(repo ?? root, {
       ...(options.env ? { env: options.env } : {}),
       ...(options.home !== undefined ? { home: options.home } : {}),
     });
-    const lists = await Promise.all([excludeRules(dir), global]);
+    const [exclude, globals, copy] = await Promise.all([
+      excludeRules(dir),
+      global,
+      hg ? hgIgnoreAround(dir, { ceiling: dir, home: options.home }) : undefined,
+    ]);
     const at = `${own}${rel}/`;
-    return lists.filter((l): l is IgnoreRules => l !== undefined).map((rules) => ({ rules, at }));
+    const lists: YourList[] = [exclude, globals]
+      .filter((l): l is IgnoreRules => l !== undefined)
+      .map((rules) => ({ rules, at }));
+    if (copy !== undefined) lists.push({ hg: copy.rules, at });
+    return lists;
   };
   // The rules in force in `dir`: those above it and its ignore files `files`
   // (those of IGNORE_FILES it holds, in their order). Most folders hold none,
@@ -328,9 +339,10 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     const present = known ?? contextFilesIn(dir, names);
     const stats = present?.[0]?.stats;
     if (!present || !stats) return undefined;
-    // Not listed, so its `.git` is looked up by name: a repository of its own has lists of its own.
-    if (rel !== "" && statOrUndefinedSync(join(dir, ".git"), false) !== undefined) {
-      return nestedLists(dir, rel).then((more) =>
+    // Not listed, so its `.git` and `.hg` are looked up by name: a repository of its own has lists of its own.
+    const hg = rel !== "" && statOrUndefinedSync(join(dir, ".hg"), false) !== undefined;
+    if (hg || (rel !== "" && statOrUndefinedSync(join(dir, ".git"), false) !== undefined)) {
+      return nestedLists(dir, rel, hg).then((more) =>
         takeFromLastLevel(dir, rel, rules, [...lists, ...more], present, stats),
       );
     }
@@ -506,8 +518,9 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     const files = ignoreFilesWhere((file) => memo.ignoreFiles.includes(file));
     if (files.length > 0) rules = await withIgnoreFiles(dir, rel, rules, files);
     // A repository of its own below the root (a clone, a submodule): its exclude file, as the door reads it.
-    if (rel !== "" && memo.ignoreFiles.includes(".git")) {
-      lists = [...lists, ...(await nestedLists(dir, rel))];
+    const hg = rel !== "" && memo.ignoreFiles.includes(".hg");
+    if (hg || (rel !== "" && memo.ignoreFiles.includes(".git"))) {
+      lists = [...lists, ...(await nestedLists(dir, rel, hg))];
     }
     for (const name of memo.dirs) {
       // The listing itself was a checkpoint; then a turn offered before each subfolder, whose
@@ -697,8 +710,8 @@ function memoOfListing(
       if ((IGNORE_FILES as readonly string[]).includes(name) && entry.isFile()) {
         memo.ignoreFiles.push(name);
       }
-      // A repository's top, of any kind (a submodule's `.git` is a file).
-      if (name === ".git") memo.ignoreFiles.push(name);
+      // A repository's top, of any kind (a submodule's `.git` is a file), or a Mercurial working copy's.
+      if (name === ".git" || name === ".hg") memo.ignoreFiles.push(name);
       continue;
     }
     if (name === "node_modules") continue;
