@@ -33,6 +33,7 @@ import {
   openValueTagAt,
   paidCheck,
   withCheckBudget,
+  withOneRender,
 } from "./sections/html-reading.js";
 import type { Diagnostic } from "./types.js";
 
@@ -490,9 +491,11 @@ export function closedOpenToYours(
   // No code span or table cell of its own takes your words either; yours is as you wrote it.
   const held = options.unread === undefined ? endTakesNoneOfYours(text) : text;
   const close = () => closeOpenBlocksOnOwnLine(held, options);
+  // One render judges your words after it and a paragraph after it, where both are shown.
   return paidCheck(
     held,
-    () => lastLineOpenToYours(close(), joiner, options.onEscaped),
+    () =>
+      withOneRender(held, joiner, () => lastLineOpenToYours(close(), joiner, options.onEscaped)),
     close,
     options.unread !== undefined,
   );
