@@ -10,6 +10,10 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // rev71b F1/F2: two renders, the first loads the pipeline, and a 12,000-line walk (1.5-2 s).
+  "test/catalogue/hostile-check-limit-warning.test.ts",
+  // rev70b F8/F10: renders of Mercurial working copies, one holding a git init'd repository (0.8-1.2 s).
+  "test/catalogue/hostile-hgignore-reach.test.ts",
   // rev69b F1: thirty CLI renders and an export, the first loads the CLI (7 s under load).
   "test/catalogue/hostile-output-script-names.test.ts",
   // rev69b F2: six CLI renders, the first loads the CLI (5 s under load).

@@ -26,12 +26,16 @@ import {
 } from "./_blocks.js";
 import { InlineLinkReader } from "./_inline-link.js";
 import { asCell, delimiterRowAt } from "./_table-rows.js";
-import { closeHiddenRuns, type HiddenRunsOptions } from "./prompt-templates/hidden-closers.js";
+import {
+  closeHiddenRuns,
+  type HiddenRunsOptions,
+  type RenderLimit,
+} from "./prompt-templates/hidden-closers.js";
 import { endsInTableRun, tableRunsAsText } from "./sections/gfm-tables.js";
 import {
   followingShown,
-  openValueTagAt,
   paidCheck,
+  unendedMarkupAt,
   withCheckBudget,
   withOneRender,
 } from "./sections/html-reading.js";
@@ -465,11 +469,12 @@ export interface OpenToYoursOptions extends HiddenRunsOptions {
 
 /**
  * What a warning says of a repository's text whose last paragraph
- * {@link lastLineOpenToYours} wrote as text: one wording for a context or
+ * {@link lastLineOpenToYours}, or whose unended markup {@link closeOpenBlocks}
+ * (rev70a F2), wrote as text: one wording for a context or
  * rule file, a custom base prompt, an appended text and a partial.
  */
 export const END_ESCAPED_WORDS =
-  'ends in markup that hides the words printed right after it (an inline <span hidden>): its last paragraph\'s "<" is written "&lt;", so they are shown';
+  'ends in markup that hides the words printed right after it (an inline <span hidden>, or a tag or comment left unended: <span hidden, <!x): its last paragraph\'s "<", or that markup\'s, is written "&lt;", so they are shown';
 
 /**
  * A repository's text as a template prints it (a context or rule file, a
@@ -488,14 +493,20 @@ export function closedOpenToYours(
   joiner: string,
   options: OpenToYoursOptions = {},
 ): string {
+  // One word for the text, whether its unended tag or its last paragraph was written as text.
+  let told = false;
+  const onEscaped = () => {
+    if (!told) options.onEscaped?.();
+    told = true;
+  };
+  const once = { ...options, onEscaped };
   // No code span or table cell of its own takes your words either; yours is as you wrote it.
   const held = options.unread === undefined ? endTakesNoneOfYours(text) : text;
-  const close = () => closeOpenBlocksOnOwnLine(held, options);
+  const close = () => closeOpenBlocksOnOwnLine(held, once);
   // One render judges your words after it and a paragraph after it, where both are shown.
   return paidCheck(
     held,
-    () =>
-      withOneRender(held, joiner, () => lastLineOpenToYours(close(), joiner, options.onEscaped)),
+    () => withOneRender(held, joiner, () => lastLineOpenToYours(close(), joiner, onEscaped)),
     close,
     options.unread !== undefined,
   );
@@ -567,14 +578,23 @@ export function paragraphStartBefore(text: string, lineStart: number): number {
   return paragraph;
 }
 
-/** Whether `line` is blank or a fence's opener or closer: the lines after it are a paragraph of their own. Linear. */
+/**
+ * Whether `line` is blank or a fence's opener or closer: the lines after it
+ * are a paragraph of their own. A run of backticks with a backtick after it
+ * (```` ```a`` ````) is no fence to CommonMark, but paragraph text that your
+ * words after the value continue (review rev70a F4). Linear.
+ */
 export function endsParagraph(line: string): boolean {
   if (/^[ \t\r]*$/.test(line)) return true;
   let at = 0;
   while (at < 3 && line[at] === " ") at++;
   const c = line[at];
   if (c !== "`" && c !== "~") return false;
-  return line[at + 1] === c && line[at + 2] === c;
+  if (line[at + 1] !== c || line[at + 2] !== c) return false;
+  if (c === "~") return true;
+  let end = at + 3;
+  while (line[end] === "`") end++;
+  return !line.includes("`", end);
 }
 
 /**
@@ -769,41 +789,53 @@ export function closeOpenComment(text: string): string {
  * (a context or rule file, cut at a cap or not, the tree's names, a project's
  * section or partial) ends with no code block, HTML block, comment or
  * never-shown element (`<div hidden>`, `<template>`) left open to run over
- * what follows it.
+ * what follows it, and in no tag, comment or declaration an HTML parser of
+ * the raw prompt would still be in ({@link withoutUnendedTag}; `onEscaped`
+ * is told when one was written as text).
  */
 export function closeOpenBlocks(
   text: string,
   joined: TextStart = false,
-  options?: HiddenRunsOptions,
+  options?: OpenToYoursOptions,
 ): string {
   // A text not yours: no raw `<` in a GFM table's lines, which CommonMark's check cannot see (rev65b F1).
   const read = options?.unread === undefined ? tableRunsAsText(text) : text;
   const close = (t: string) => closeOpenComment(closeOpenFence(t, joined));
   const closed = closeHiddenRuns(close(read), { withLine, close }, options);
-  return options?.unread === undefined ? withoutUnendedTag(closed) : closed;
+  if (options?.unread !== undefined) return closed;
+  const ended = withoutUnendedTag(closed);
+  if (ended === closed) return closed;
+  options?.onEscaped?.();
+  // Its `<` written `&lt;`, what the tag held is Markdown: a fence line that was in its HTML
+  // block opens a fence, a `<span hidden>` in its quoted value is an element. Closed again.
+  return withoutUnendedTag(closeHiddenRuns(close(ended), { withLine, close }, options));
 }
 
 /** Most tags {@link withoutUnendedTag} writes as text one by one: past it, every `<` from the last one on. */
 const MAX_UNENDED_TAGS = 8;
 
 /**
- * `text` (a repository's, its closers added) with the `<` of a start or end
- * tag an HTML parser fed the raw prompt would still be in at its end, in an
- * attribute's quoted value, written `&lt;` ({@link openValueTagAt}): `See <a href="docs`, text to a Markdown
- * reader, took your `</repository_append>` and your appended text as the
- * attribute's value (review rev68c F8). A Markdown reader prints such a tag
- * as text already, so it reads the same; a tag it reads as raw HTML (at a
- * line's start) is ended by the closers before this. The tag was a value
- * around what follows it, which is then read: each tag left unended so is
- * written as text in turn.
+ * `text` (a repository's, its closers added) with the `<` of the markup an
+ * HTML parser fed the raw prompt would still be in at its end written `&lt;`
+ * ({@link unendedMarkupAt}: a tag cut anywhere, `<!x`, `<?x`, `</x y`,
+ * `<![CDATA[`): `See <a href="docs` took your `</repository_append>` and your
+ * appended text as the attribute's value (review rev68c F8), `see <span
+ * hidden` took the prompt's next tag's `>` and hid the rest of the prompt,
+ * and `<!x` ran to `</repository_append>`'s `>` (rev70a F2, F9). Written as
+ * text for every reader: your words printed after it that hold a `>` (`run
+ * make > log`) no longer end it for a Markdown reader either (rev70a F3). A
+ * Markdown reader prints such a tag as text already, so it reads the same; a
+ * tag it reads as raw HTML (at a line's start) is ended by the closers before
+ * this. The tag held what follows it, which is then read: each one left
+ * unended so is written as text in turn.
  */
 function withoutUnendedTag(text: string): string {
   let out = text;
   // Read on from the tag written as text: the tokenizer was in its data state there.
-  let at = openValueTagAt(out);
+  let at = unendedMarkupAt(out);
   for (let i = 0; i < MAX_UNENDED_TAGS && at !== -1; i++) {
     out = `${out.slice(0, at)}&lt;${out.slice(at + 1)}`;
-    at = openValueTagAt(out, at);
+    at = unendedMarkupAt(out, at);
   }
   return at === -1 ? out : `${out.slice(0, at)}${out.slice(at).replaceAll("<", "&lt;")}`;
 }
@@ -824,13 +856,17 @@ function withoutUnendedTag(text: string): string {
  * own closing fence: {@link endsWithBareRun}). `unread`: the text is yours
  * ({@link closeHiddenRuns}: kept as written where its elements cannot be read).
  */
-export function closeOpenBlocksOnOwnLine(text: string, options?: HiddenRunsOptions): string {
+export function closeOpenBlocksOnOwnLine(text: string, options?: OpenToYoursOptions): string {
   const closed = closeOpenBlocks(text, "either", options);
-  if (closed !== text) return `${closed}\n`;
+  // A tag written as text, and no closer (`see &lt;span hidden`), needs no line of its own:
+  // the words printed after it go on its line as they would have.
+  const bare =
+    closed === text || (options?.unread === undefined && closed === withoutUnendedTag(text));
+  if (!bare) return `${closed}\n`;
   // A link definition's title left open takes the lines after it as its own: a blank
   // line ends it (rev58c F4).
-  if (endsInOpenLinkTitle(text)) return text.endsWith("\n") ? `${text}\n` : `${text}\n\n`;
-  return endsWithBareRun(text) ? `${text}\n` : text;
+  if (endsInOpenLinkTitle(closed)) return closed.endsWith("\n") ? `${closed}\n` : `${closed}\n\n`;
+  return endsWithBareRun(closed) ? `${closed}\n` : closed;
 }
 
 /**
@@ -987,14 +1023,24 @@ export function closingAfter(before: string): string {
  * `<details>`, a hiding style: {@link closeHiddenRuns}, the reader a
  * repository's text in the prompt is closed by); "" when none. A tool's
  * output ending in `<div hidden>` took the files given on touch after it,
- * your glob rule among them, into the element (review rev58b F1).
+ * your glob rule among them, into the element (review rev58b F1). Undefined
+ * when it cannot be closed so; `onLimit` is then told the renderer's bound the
+ * check stopped at, if that is why (rev71b F2).
  */
-export function hiddenClosingAfter(before: string): string | undefined {
+export function hiddenClosingAfter(
+  before: string,
+  onLimit?: (limit: RenderLimit) => void,
+): string | undefined {
   // A fallback's text is not appended after (below), so closing it as a message of its own suffices.
-  const closed = closeHiddenRuns(before, {
-    withLine,
-    close: (t) => closeOpenComment(withBlockCloser(t)),
-  });
+  const closed = closeHiddenRuns(
+    before,
+    { withLine, close: (t) => closeOpenComment(withBlockCloser(t)) },
+    {
+      onFallback: (_, limit) => {
+        if (limit !== undefined) onLimit?.(limit);
+      },
+    },
+  );
   // Not closed after it but written as text (more HTML than one reading takes, or a `<plaintext>`):
   // what a host writes after it cannot be made to read as its own (rev61b F1).
   return closed.startsWith(before) ? closed.slice(before.length) : undefined;
@@ -1292,7 +1338,11 @@ export interface PrintedCut {
  * then the value), a line indented into an item, and a line at a line's
  * start that continues an item's or a quote's paragraph (a lazy line) are
  * all inside. The text's first line is written so that it stays there too:
- * on a lazy line, with the prefix the line lacks. Containers a value's own
+ * on a lazy line, with the prefix the line lacks. A value printed on the
+ * line that opens a fence or an HTML block that runs on (a fence's info
+ * string: ```` ```{{vars.lang}} ````) is inside the block that line opens:
+ * its first line is the line's, its later lines are judged in the block
+ * (review rev70a F1). Containers a value's own
  * text opened are the value's, never the template's. A value's lines grow
  * by at most {@link placedGrowth}: the lines past it are left out, said by
  * a line of the template's and `onCut`. Linear: each line is read once, and
@@ -1403,7 +1453,13 @@ export function placeMarked(text: string, onCut?: (cut: PrintedCut) => void): st
     const probe = copyReading(reading);
     const probeLine = `${neutral}a`;
     readLine(probe, probeLine, 0, probeLine.length);
-    const outer = runsOn(before) && probe.leaf === before ? before : undefined;
+    let outer = runsOn(before) && probe.leaf === before ? before : undefined;
+    // The template's line opens a fence (or an HTML block that runs on) before the value: its
+    // first line is that line's (a fence's info string, its backticks written `&#96;`), its later
+    // lines are inside the block the line opens (review rev70a F1). Read alone, `sh` /
+    // ```` ``` ```` / ```` ```` ```` in ```` ```{{vars.lang}} ```` (or a partial `sh` then a
+    // backtick) closed your fence, or made it none, and opened one over the rest.
+    const opening = runsOn(probe.leaf) && probe.leaf !== before;
     // A row of the template's table (or its header, a delimiter row after it): one cell.
     const row =
       probe.leaf?.kind === "paragraph" &&
@@ -1471,7 +1527,7 @@ export function placeMarked(text: string, onCut?: (cut: PrintedCut) => void): st
       }
     }
     const prefix = containers.length === 0 ? "" : containerPrefix(containers);
-    if (prefix === "" && outer === undefined) {
+    if (prefix === "" && outer === undefined && !opening) {
       // In nothing of the template's: as its closing judged it, not read again. The template's
       // text after it is read from a blank line (a value ends with nothing left open).
       parts.push(value);
@@ -1503,6 +1559,9 @@ export function placeMarked(text: string, onCut?: (cut: PrintedCut) => void): st
       const end = lineEndAt(value, start);
       let line = value.slice(start, end);
       if (first && escapeFirst) line = escapedStart(line);
+      // A backtick in a backtick fence's info string makes the line no fence (rev68c F2).
+      if (first && opening && probe.leaf?.kind === "fence" && probe.leaf.fence.char === "`")
+        line = line.replaceAll("`", "&#96;");
       const lead = first ? firstLead : isBlank(line, 0, line.length) ? blankPrefix : linePrefix;
       if (outer !== undefined && stillIn(reading, outer)) {
         const whole = pending + lead + line;
@@ -1517,6 +1576,8 @@ export function placeMarked(text: string, onCut?: (cut: PrintedCut) => void): st
         value.charCodeAt(end) === CARRIAGE_RETURN && value.charCodeAt(end + 1) === LINE_FEED;
       feed(crlf ? "\r\n" : (value[end] ?? "\n"));
       start = end + (crlf ? 2 : 1);
+      // The block the template's line opened with the value's first line: its later lines are in it.
+      if (first && opening && runsOn(reading.leaf) && reading.leaf !== before) outer = reading.leaf;
       first = false;
       if (start >= value.length) break;
       room -= linePrefix.length;
@@ -1529,7 +1590,8 @@ export function placeMarked(text: string, onCut?: (cut: PrintedCut) => void): st
         break;
       }
     }
-    closeAfter(outer);
+    // A value on one line leaves open only the block the template's line opens.
+    if (!opening || !first) closeAfter(outer);
     // The template's text after a line break the value ended with goes on inside its containers
     // (a blank line with no `>` would end its block quote).
     if (pending === "" && linePrefix !== "" && parts.length > 0) feed(linePrefix);
@@ -1588,16 +1650,18 @@ function marksInNothing(text: string): boolean {
         if (nextReturn === -1) nextReturn = text.length;
       }
     }
+    // A value's text holds no mark (each is taken out of it when it is marked).
+    const close = text.indexOf(PRINTED_CLOSE, open + PRINTED_OPEN.length);
+    if (close === -1) return false;
     if (afterValue || lineStart < open || reading.containers.length > 0 || runsOn(reading.leaf)) {
       const probe = copyReading(reading);
       const line = `${afterValue ? "a" : ""}${text.slice(lineStart, open)}a`;
       readLine(probe, line, 0, line.length);
       if (probe.containers.length > 0) return false;
       if (runsOn(reading.leaf) && probe.leaf === reading.leaf) return false;
+      // On a line that opens a block that runs on (a fence's info string): read where it lands (rev70a F1).
+      if (runsOn(probe.leaf) && probe.leaf !== reading.leaf) return false;
     }
-    // A value's text holds no mark (each is taken out of it when it is marked).
-    const close = text.indexOf(PRINTED_CLOSE, open + PRINTED_OPEN.length);
-    if (close === -1) return false;
     const next = text.indexOf(PRINTED_OPEN, close + PRINTED_CLOSE.length);
     markAt.push(open, close);
     // In nothing: the template's text after it is read from a blank line.

@@ -62,7 +62,8 @@ export interface Me {
 /**
  * Whether group `gid` holds no user but you (or root): a group whose members,
  * as `/etc/group` lists them (every line with its gid, as `initgroups` merges
- * them: `groupadd -o` gives one gid two names; a `#` line is no entry) and as
+ * them: `groupadd -o` gives one gid two names; a `#` line shaped as an entry
+ * too, which `initgroups` reads; numbers read as glibc reads them) and as
  * `/etc/passwd` gives it to users as their primary group, are you alone, and
  * you are in it (your primary group, or listed): a user private group
  * (`useradd` makes one named like you; a umask of 002 makes every folder of
@@ -111,14 +112,55 @@ interface ParsedFiles {
 
 const parsed = new WeakMap<GroupFiles, ParsedFiles>();
 
-/** The lines of a system file that are entries: leading blanks skipped, `#` comments and empty lines left out, as glibc's files backend reads them. */
-function entryLines(text: string): string[] {
+/** C's white space (`isspace` in the C locale), which glibc's line reader and `strtoul` skip. */
+const C_SPACE = /^[ \t\n\v\f\r]+/;
+
+/**
+ * The lines of a system file that are entries as glibc's files backend
+ * reads them for a look-up (`__nss_readline`, nss/nss_readline.c): leading
+ * white space skipped (C's `isspace`: space, TAB, VT, FF, CR), `#`
+ * comments and empty lines left out. With `comments`, a `#` line is kept:
+ * `initgroups` reads `/etc/group` with `getline` and parses every line
+ * (nss/nss_files/files-initgroups.c), so a commented-out line shaped as an
+ * entry still gives its members the group at login.
+ */
+function entryLines(text: string, comments = false): string[] {
   const lines: string[] = [];
   for (const raw of text.split("\n")) {
-    const line = raw.replace(/^[ \t]+/, "");
-    if (line !== "" && !line.startsWith("#")) lines.push(line);
+    const line = raw.replace(C_SPACE, "");
+    if (line !== "" && (comments || !line.startsWith("#"))) lines.push(line);
   }
   return lines;
+}
+
+/** A field of digits alone. */
+const DIGITS = /^\d+$/;
+
+/** 2^64: `strtoul`'s range on a 64-bit system. */
+const ULONG = 2n ** 64n;
+
+/**
+ * A numeric field (a uid or gid) as glibc's files backend reads it,
+ * `INT_FIELD` in nss/nss_files/files-parse.c: `strtoul` in base 10 (C's
+ * white space skipped, an optional `+` or `-`, at least one digit), then
+ * nothing but the field's end; the value clamped to 32 bits (`strtou32`). A
+ * `-` negates modulo 2^64 (`-0` is 0, `-1` is 0xffffffff), a value past
+ * 2^64 - 1 is that. Undefined where glibc rejects the line (no digit, or
+ * anything after them). Before, only `^\d+$` was read: ` 1000` and `+1000`,
+ * which glibc reads as 1000, made a group's line and its members skipped
+ * (review rev70b F5).
+ */
+function cNumber(field: string): number | undefined {
+  // The usual field, digits alone, read without the expression's captures.
+  if (field.length <= 15 && DIGITS.test(field)) return Math.min(Number(field), 0xffffffff);
+  const m = /^[ \t\n\v\f\r]*([+-]?)(\d+)$/.exec(field);
+  if (m === null) return undefined;
+  const [, sign, digits = ""] = m;
+  if (digits.length <= 15 && sign !== "-") return Math.min(Number(digits), 0xffffffff);
+  let value = BigInt(digits);
+  if (value >= ULONG) value = ULONG - 1n;
+  else if (sign === "-") value = (ULONG - value) % ULONG;
+  return value > 0xffffffffn ? 0xffffffff : Number(value);
 }
 
 /** {@link ParsedFiles} of `files`, parsed on its first use and kept while the object lives. */
@@ -143,31 +185,57 @@ function parsedFiles(files: GroupFiles): ParsedFiles {
     primary.push(user.uid);
     result.primaryOf.set(user.gid, primary);
   }
-  for (const line of files.group === undefined ? [] : entryLines(files.group)) {
-    if (line.startsWith("+") || line.startsWith("-")) {
-      result.complete = false;
-      continue;
-    }
-    const fields = line.split(":");
-    if (fields.length < 4 || !/^\d+$/.test(fields[2] ?? "")) continue;
-    const gid = Number(fields[2]);
-    const members = result.members.get(gid) ?? new Set<string>();
-    for (const m of (fields[3] ?? "").trim().split(",")) if (m !== "") members.add(m);
-    result.members.set(gid, members);
+  for (const line of files.group === undefined ? [] : entryLines(files.group, true)) {
+    // A NIS line adds groups from elsewhere (a `#` line is a comment to a look-up).
+    const nis = line.startsWith("+") || line.startsWith("-");
+    if (nis) result.complete = false;
+    const entry = groupEntry(line, nis);
+    if (entry === undefined) continue;
+    const members = result.members.get(entry.gid) ?? new Set<string>();
+    for (const m of entry.members) members.add(m);
+    result.members.set(entry.gid, members);
   }
   parsed.set(files, result);
   return result;
 }
 
-/** The users `/etc/passwd` lists: name, uid and primary gid; `nis` for a `+`/`-` line. */
+/**
+ * A line of `/etc/group` as glibc parses it (`_nss_files_parse_grent`,
+ * nss/fgetgrent_r.c): name, password, the gid read by {@link cNumber} (on
+ * a NIS `+`/`-` line an empty one is 0), then the members, the rest of the
+ * line split at commas (each one's leading white space skipped; a trailing
+ * blank kept as part of it, so another name: counted, never missed). A line
+ * with no third field is an entry with no members (`g:x:1000`). Undefined
+ * for a line glibc rejects, or a NIS line with no gid.
+ */
+function groupEntry(line: string, nis: boolean): { gid: number; members: string[] } | undefined {
+  const fields = line.split(":");
+  const field = fields[2];
+  if (field === undefined) return undefined;
+  const gid = nis && field === "" && fields.length > 3 ? 0 : cNumber(field);
+  if (gid === undefined) return undefined;
+  const members: string[] = [];
+  const list = fields.length === 4 ? (fields[3] as string) : fields.slice(3).join(":");
+  for (const m of list === "" ? [] : list.split(",")) {
+    const member = m.charCodeAt(0) > 0x20 ? m : m.replace(C_SPACE, "");
+    if (member !== "") members.push(member);
+  }
+  return { gid, members };
+}
+
+/** The users `/etc/passwd` lists: name, uid and primary gid ({@link cNumber}); `nis` for a `+`/`-` line. */
 function passwdEntries(text: string): { name: string; uid: number; gid: number; nis: boolean }[] {
   const users: { name: string; uid: number; gid: number; nis: boolean }[] = [];
   for (const line of entryLines(text)) {
     const nis = line.startsWith("+") || line.startsWith("-");
-    const [name = "", , uid = "", gid = ""] = line.split(":");
-    if (nis) users.push({ name, uid: -1, gid: -1, nis });
-    else if (/^\d+$/.test(uid) && /^\d+$/.test(gid))
-      users.push({ name, uid: Number(uid), gid: Number(gid), nis });
+    const [name = "", , uidField, gidField] = line.split(":");
+    if (nis) {
+      users.push({ name, uid: -1, gid: -1, nis });
+      continue;
+    }
+    const uid = uidField === undefined ? undefined : cNumber(uidField);
+    const gid = gidField === undefined ? undefined : cNumber(gidField);
+    if (uid !== undefined && gid !== undefined) users.push({ name, uid, gid, nis });
   }
   return users;
 }

@@ -17,6 +17,7 @@ import {
 } from "./_fence.js";
 import { LATIN_LETTERS } from "./_latin-letters.js";
 import { valueWithoutLinkDefinitions, withoutLinkDefinitions } from "./_link-definitions.js";
+import { delimiterRowAt } from "./_table-rows.js";
 import { isHidden, unitEscapes } from "./_text.js";
 
 /**
@@ -2316,7 +2317,9 @@ const LEADING_FENCE = /^[ \t]*(`+|~+)/;
  * (`\~`) when it is a fence's opener (3 or more) or is all the line holds
  * (a value printed right before it could make it one); any other block
  * opener at its start gets a `\` before it ({@link leadingOpenerAt}: a
- * heading's `#`, a quote's `>`, a list item's marker, a thematic break).
+ * heading's `#`, a quote's `>`, a list item's marker, a thematic break),
+ * and so does a line that is a table's delimiter row (`-|`, `:-`:
+ * `delimiterRowAt`, as {@link firstLineNoUnderline} asks of a value's first line).
  */
 export function lineOpeningNoBlock(line: string): string {
   const text = line.includes("<") ? line.replaceAll("<", "&lt;") : line;
@@ -2329,6 +2332,13 @@ export function lineOpeningNoBlock(line: string): string {
   }
   const opener = leadingOpenerAt(text);
   if (opener !== -1) return `${text.slice(0, opener)}\\${text.slice(opener)}`;
+  // A table's delimiter row (`-|`, `:-`, `--|`): printed under a line of yours, GFM makes your
+  // line a table's header and drops your cells past its columns (review rev70a F7).
+  if (delimiterRowAt(text, 0, text.length)) {
+    let at = 0;
+    while (text[at] === " " || text[at] === "\t") at++;
+    return `${text.slice(0, at)}\\${text.slice(at)}`;
+  }
   const fence = LEADING_FENCE.exec(text);
   if (fence?.[1] === undefined) return text;
   const run = fence[1];

@@ -1,10 +1,12 @@
 import { Buffer } from "node:buffer";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { realpathOrSelf } from "../_fs.js";
 import { ignoreBytes } from "../_gitignore.js";
 import { lstatKindOrMissing } from "../_io.js";
-import { isBelowCeiling } from "../_paths.js";
+import { homeFolder, isBelowCeiling, isWithin } from "../_paths.js";
 import { readCappedBytes } from "./capped-read.js";
 import {
+  type CompileOptions,
   compileRegexes,
   type LinearRegex,
   parseRegex,
@@ -18,7 +20,13 @@ const MAX_HGIGNORE_BYTES = 256 * 1024;
 /**
  * What a Mercurial working copy's `.hgignore` ignores, as Mercurial reads it
  * (`hg help hgignore`): `ignores(rel)` for a path below the working copy's top
- * ("a/b/c", "/"-separated), true when the path or a folder above it matches;
+ * ("a/b/c", "/"-separated), true when the path or a folder above it matches,
+ * read case by case or case-folded (ASCII letters): a path is ignored when
+ * either reading ignores it, as git's rules are read (`verdictOf` in
+ * src/_gitignore.ts, rev69c F6). With no `!` in a `.hgignore`, the folded
+ * reading holds all the case-by-case one does, so it alone is matched
+ * ({@link CompileOptions.foldCase}): `secrets.yml` ignores the `SECRETS.YML`
+ * a case-insensitive file system opens as your ignored file (rev70b F8);
  * `cut` says where the file was not read whole (a line this reader cannot
  * take, a `subinclude:`, past the cap, a link or FIFO in its place), below
  * which nothing is proven kept.
@@ -35,9 +43,10 @@ export interface HgIgnore {
  * Mercurial (a nested one is read only through `subinclude:`). The file is
  * read as the door's in-tree ignore files are: a capped regular file, never
  * through a link (Mercurial follows one; it is then a cut, so the door
- * refuses rather than passes).
+ * refuses rather than passes). Read through {@link hgIgnoreAround} alone,
+ * which finds the working copy a path is in.
  */
-export async function readHgIgnore(root: string): Promise<HgIgnore | undefined> {
+async function readHgIgnore(root: string): Promise<HgIgnore | undefined> {
   if ((await lstatKindOrMissing(join(root, ".hg"))) !== "dir") return undefined;
   const read = await readCappedBytes(join(root, ".hgignore"), MAX_HGIGNORE_BYTES, {
     follow: false,
@@ -57,15 +66,25 @@ export async function readHgIgnore(root: string): Promise<HgIgnore | undefined> 
 }
 
 /**
- * The `.hgignore` in force at `root` for a listing of it: that of the nearest
- * Mercurial working copy at or above `root` (no higher than `ceiling`), with
- * `at`, `root`'s path below that copy's top ("" or "a/b/"). Undefined when
- * there is none.
+ * The `.hgignore` in force at `root`: that of the nearest Mercurial working
+ * copy at or above `root`, with `at`, `root`'s path below that copy's top (""
+ * or "a/b/"); undefined when there is none. What the door and the workspace
+ * tree both ask. A `.git` on the way ends nothing: Mercurial walks into a git
+ * repository its working copy holds (only a `.hg` is a repository to it), so
+ * its rules still hide the files there from you (rev70b F10: rooted at a
+ * nested `app/.git`, the door read no `.hgignore`). A nearer `.hg` does end
+ * it, as Mercurial's walk stops at a nested repository. No folder above
+ * `ceiling` is looked at, nor, above `root`, the home folder or one above it
+ * (`home`, default your home folder): a dotfiles working copy is yours, as
+ * its rules, the home folder never a project root (as for git's repositories
+ * around a root, `enclosingRepositories`).
  */
 export async function hgIgnoreAround(
   root: string,
-  ceiling: string | undefined,
+  stops: { ceiling?: string | undefined; home?: string | undefined } = {},
 ): Promise<{ rules: HgIgnore; at: string } | undefined> {
+  const home = resolve(stops.home ?? homeFolder());
+  const homes = [home, await realpathOrSelf(home)];
   for (let dir = root; ; ) {
     if ((await lstatKindOrMissing(join(dir, ".hg"))) === "dir") {
       const rules = await readHgIgnore(dir);
@@ -73,10 +92,10 @@ export async function hgIgnoreAround(
       const at = relative(dir, root).split(sep).join("/");
       return { rules, at: at === "" ? "" : `${at}/` };
     }
-    // A git repository's top ends the search: its own rules hold below it.
-    if ((await lstatKindOrMissing(join(dir, ".git"))) !== undefined) return undefined;
     const up = dirname(dir);
-    if (up === dir || !isBelowCeiling(up, ceiling)) return undefined;
+    if (up === dir || !isBelowCeiling(up, stops.ceiling) || homes.some((h) => isWithin(h, up))) {
+      return undefined;
+    }
     dir = up;
   }
 }
@@ -176,7 +195,7 @@ export function compileHgIgnore(bytes: string): HgIgnore {
   }
   let program: LinearRegex | undefined;
   try {
-    program = trees.length === 0 ? undefined : compileRegexes(trees);
+    program = trees.length === 0 ? undefined : compileRegexes(trees, { foldCase: true });
   } catch {
     program = undefined;
     cut ??= ".hgignore: its patterns together are past what this reader takes";

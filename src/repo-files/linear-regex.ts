@@ -302,8 +302,30 @@ export interface LinearRegex {
   readonly size: number;
 }
 
+/**
+ * Each byte's other case: an ASCII letter's partner (`a` and `A`), any other
+ * byte itself. The fold Python applies to a bytes pattern under `re.IGNORECASE`,
+ * and git to names under `core.ignoreCase` (ASCII only).
+ */
+const OTHER_CASE = Uint8Array.from({ length: 256 }, (_, c) =>
+  (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) ? c ^ 0x20 : c,
+);
+
+/** How {@link compileRegexes} matches. */
+export interface CompileOptions {
+  /**
+   * A character matches where it or its other ASCII case would
+   * ({@link OTHER_CASE}): the text matches when some spelling of it that
+   * differs in case alone does (`secrets.yml` matches `SECRETS.YML`, and
+   * `[^a]` matches `A`, as `a` differs from it in case alone). What a
+   * case-insensitive file system opens under any of those spellings.
+   */
+  foldCase?: boolean;
+}
+
 /** One program for `trees` (any of them matching is a match). */
-export function compileRegexes(trees: readonly Node[]): LinearRegex {
+export function compileRegexes(trees: readonly Node[], options: CompileOptions = {}): LinearRegex {
+  const fold = options.foldCase === true;
   const op: number[] = [];
   const x: number[] = [];
   const y: number[] = [];
@@ -477,7 +499,11 @@ export function compileRegexes(trees: readonly Node[]): LinearRegex {
     const known = d.next[c] as number;
     if (known !== -1) return known;
     let n = 0;
-    for (const at of d.states) if (sets[at]?.[c]) starts[n++] = at + 1;
+    const other = fold ? (OTHER_CASE[c] as number) : c;
+    for (const at of d.states) {
+      const set = sets[at];
+      if (set !== undefined && (set[c] || set[other])) starts[n++] = at + 1;
+    }
     spent += d.states.length;
     const r = closure(starts, n, work, false, false);
     charge();

@@ -32,29 +32,58 @@ export function touchedLead(count: number): string {
 }
 
 /**
- * What a file's `path` and `rule` attributes are escaped against: the names
+ * What a file's `path` and `rule` attributes are escaped against when the
+ * loader did not say ({@link textNamesOf}: a file built by hand): the names
  * every repository text is ({@link repositoryNames}: this element's, the
- * hosts', the owner mark). A host formats the files without the session's
- * names; a path or rule name is a line, where those are the tags that count.
+ * hosts', the owner mark).
  */
 const NAMES: ReadonlySet<string> = repositoryNames();
+
+/**
+ * The names each file's text was escaped against, as the loader that gave
+ * it recorded them ({@link withTextNames}): the attributes are escaped
+ * against the same set, so that they and the text hold the same tags.
+ */
+const TEXT_NAMES = new WeakMap<TouchedFile, ReadonlySet<string>>();
+
+/**
+ * `file`, with `names` recorded as the set its text was escaped against
+ * (the loader's, `loadContextForPaths`: the session's, the render's or a
+ * hook's element names with {@link repositoryNames}, or yours for your own
+ * glob rule): {@link formatTouched} escapes its `path` and `rule` against
+ * them. A copy of the file (`{ ...file }`) has none recorded, and falls back
+ * to {@link NAMES}.
+ */
+export function withTextNames(file: TouchedFile, names: ReadonlySet<string>): TouchedFile {
+  TEXT_NAMES.set(file, names);
+  return file;
+}
+
+/** The names `file`'s attributes are escaped against: its text's ({@link withTextNames}), else {@link NAMES}. */
+function textNamesOf(file: TouchedFile): ReadonlySet<string> {
+  return TEXT_NAMES.get(file) ?? NAMES;
+}
 
 /**
  * One file's element, as {@link formatTouched} writes it. `shown`: the text
  * as the host shows it to the model, when it changes it (Gemini CLI writes
  * each `<` and `>` of a hook's text as `&lt;` and `&gt;`, `geminiShows`):
  * what the text leaves open is judged, and closed, as the model reads it.
+ * `names`: what its attributes are escaped against (default: the set its
+ * text was, {@link textNamesOf}).
  */
 export function touchedElement(
   f: TouchedFile,
   cwd: string,
   shown?: (text: string) => string,
+  names: ReadonlySet<string> = textNamesOf(f),
 ): string {
-  // The attributes as the prompt writes a repository's names (xmlNameText with its names):
-  // no look-alike tag of the host's or this element, no owner mark (rev69a F3).
+  // The attributes as the prompt writes a repository's names (xmlNameText with its names): no look-alike
+  // tag of the host's, this element's (rev69a F3) or the prompt's own (`user_instructions`, your
+  // sections: rev70a F5), the names the text is escaped against; no owner mark in a repository's.
   const rule =
-    f.kind === "rule" && f.name !== undefined ? ` rule="${xmlNameText(f.name, NAMES)}"` : "";
-  const path = xmlNameText(shownPath(f.path, cwd), NAMES);
+    f.kind === "rule" && f.name !== undefined ? ` rule="${xmlNameText(f.name, names)}"` : "";
+  const path = xmlNameText(shownPath(f.path, cwd), names);
   // The text was escaped when it was loaded; a fence or comment it leaves open is closed inside the element,
   // and a blank line before the closing tag ends a list item or block quote it leaves open
   // (`src/_prompt-text.ts`, ELEMENT_END).

@@ -188,8 +188,9 @@ describe("catalogue: a group is yours alone only when the system's files say so"
 
 // `/etc/group` read as glibc reads it (review rev69c F3, F4): every line with
 // a gid counts (`groupadd -o` gives one gid two names, and `initgroups`
-// merges them), a `#` line is none, a NIS `+`/`-` line adds members from
-// elsewhere, and root's group is judged by its members like any other.
+// merges them), a `#` line is none for a look-up (`initgroups` still reads
+// its members: rev70b F5), a NIS `+`/`-` line adds members from elsewhere,
+// and root's group is judged by its members like any other.
 describe("catalogue: every member of a group counts, however /etc/group lists it", () => {
   const me = { uid: 2001, gid: 2001, name: "alice", listed: true };
   const passwd = [

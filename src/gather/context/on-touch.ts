@@ -28,7 +28,7 @@ import {
   MAX_CLOSER_CHARS,
   withCheckBudget,
 } from "../../sections/html-reading.js";
-import { touchedElement, touchedLead } from "../../touch/format.js";
+import { touchedElement, touchedLead, withTextNames } from "../../touch/format.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { CONTEXT_FILE_NAMES, NESTED_CONTEXT_NAMES } from "../context-names.js";
 import { DEFAULT_DEADLINE_MS } from "../deadline.js";
@@ -243,6 +243,8 @@ export async function loadContextForPathsSince(
   const keysOf: string[][] = [];
   // The indexes of the user's own files (their glob rules): they come first.
   const yours = new Set<number>();
+  // Their paths: the names their attributes are escaped against are yours too (withTextNames).
+  const ownPaths = new Set<string>();
   const limits = { home, maxBytes, maxTotalBytes, reads: new Map() };
   const searched = new Set<string>();
   let tooDeep = false;
@@ -416,7 +418,10 @@ export async function loadContextForPathsSince(
       if (!rule.matches(rel)) continue;
       delivered.add(key);
       keysOf[found.length] = [key];
-      if (rule.rule.layer === "user") yours.add(found.length);
+      if (rule.rule.layer === "user") {
+        yours.add(found.length);
+        ownPaths.add(oneLine(rule.rule.path));
+      }
       found.push({
         path: oneLine(rule.rule.path),
         content: escapeWrapperTags(
@@ -496,8 +501,11 @@ export async function loadContextForPathsSince(
     options.textCap === undefined ? CHECK_BUDGET_CHARS : CAPPED_TOUCH_CHECK_CHARS,
   );
   return {
-    // Each text well-formed, as the prompt's: a host sends them on as JSON.
-    files: fitted.files.map(wellFormedFile),
+    // Each text well-formed, as the prompt's: a host sends them on as JSON. Each with the names its
+    // text was escaped against, which its `path` and `rule` attributes are too (formatTouched: rev70a F5).
+    files: fitted.files.map((f) =>
+      withTextNames(wellFormedFile(f), ownPaths.has(f.path) ? ownWrappers : wrappers),
+    ),
     diagnostics: [...diagnostics, ...capped.diagnostics, ...fitted.diagnostics],
   };
 }
@@ -594,7 +602,12 @@ function cutToRoom(file: TouchedFile, room: number, c: FitCap): TouchedFile | un
     `[… ${omitted} ${c.measure.unit} more of this file left out: the agent keeps ${c.max} ${c.measure.unit} of a hook's text in one call; read the file for the rest]`;
   const bare =
     c.measure.size(
-      touchedElement({ ...file, content: marker(file.content.length * 4) }, c.cwd, c.measure.shown),
+      touchedElement(
+        { ...file, content: marker(file.content.length * 4) },
+        c.cwd,
+        c.measure.shown,
+        c.wrappers,
+      ),
     ) + 1;
   let keep = room - bare;
   // A closer the cut needs (a fence's, a quote's prefix) or an escape can make the element a little longer: measured again.
@@ -617,7 +630,7 @@ function cutToRoom(file: TouchedFile, room: number, c: FitCap): TouchedFile | un
  */
 function elementSize(file: TouchedFile, c: FitCap): number {
   const checked = c.measure.shown !== undefined || checkAffordable(file.content);
-  const size = c.measure.size(touchedElement(file, c.cwd, c.measure.shown)) + 1;
+  const size = c.measure.size(touchedElement(file, c.cwd, c.measure.shown, c.wrappers)) + 1;
   return checked ? size : size + MAX_CLOSER_CHARS;
 }
 

@@ -253,7 +253,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   const own = repo === undefined || repo === root ? "" : `${posixRelative(repo, root)}/`;
   const yours = await yourListsAt(root, repo, own, options, signal);
   // A Mercurial working copy's `.hgignore` hides what it names, as the door refuses it (rev68a F3).
-  const hg = await hgIgnoreAround(root, options.ceilingDir);
+  const hg = await hgIgnoreAround(root, { ceiling: options.ceilingDir, home: options.home });
   const byHg = (path: string) => hg?.rules.ignores(hg.at + path) === true;
   const byYou = (lists: readonly YourList[], path: string) =>
     lists.some(
