@@ -17,6 +17,7 @@ import {
   eachLine,
   type Fence,
   freshReading,
+  isAsciiPunctuation,
   type Leaf,
   PARAGRAPH,
   type Reading,
@@ -30,12 +31,13 @@ import {
   type HiddenRunsOptions,
   type RenderLimit,
 } from "./prompt-templates/hidden-closers.js";
-import { tableRunsAsText } from "./sections/gfm-tables.js";
+import { endsInTableRun, tableRunsAsText } from "./sections/gfm-tables.js";
 import {
   followingShown,
   paidCheck,
   unendedMarkupAt,
   withCheckBudget,
+  withOneRender,
 } from "./sections/html-reading.js";
 import type { Diagnostic } from "./types.js";
 
@@ -44,6 +46,7 @@ export type { Fence } from "./_blocks.js";
 const SPACE = 0x20;
 const TAB = 0x09;
 const BACKTICK = 0x60;
+const BACKSLASH = 0x5c;
 const TILDE = 0x7e;
 
 /** Up to three spaces of indentation are allowed before a fence (four make indented code). */
@@ -497,13 +500,157 @@ export function closedOpenToYours(
     told = true;
   };
   const once = { ...options, onEscaped };
-  const close = () => closeOpenBlocksOnOwnLine(text, once);
+  // No code span or table cell of its own takes your words either; yours is as you wrote it.
+  const held = options.unread === undefined ? endTakesNoneOfYours(text) : text;
+  const close = () => closeOpenBlocksOnOwnLine(held, once);
+  // One render judges your words after it and a paragraph after it, where both are shown.
   return paidCheck(
-    text,
-    () => lastLineOpenToYours(close(), joiner, onEscaped),
+    held,
+    () => withOneRender(held, joiner, () => lastLineOpenToYours(close(), joiner, onEscaped)),
     close,
     options.unread !== undefined,
   );
+}
+
+/**
+ * `text` (a repository's text, printed with words of a template right after
+ * its last line, or on the next line after its own final line break, a lazy
+ * line of its last paragraph) such that no code span or table cell of its
+ * own takes those words: its last paragraph ({@link paragraphStartBefore}:
+ * after its last blank or fence line) has every backtick written `&#96;`
+ * ({@link BACKTICK_REFERENCE}, as a project's value has, rev68c F5) when a
+ * run of them may be left open there ({@link spanMayStayOpen}), and a last
+ * run of lines a GFM renderer may read as a table ({@link endsInTableRun})
+ * ends with a blank line. Before (review rev70a F6, F8), an untrusted
+ * `AGENTS.md` ending ``see `x`` printed by ``From {{path}}: {{content}} and
+ * NEVER push to `main`.`` made your words up to your backtick a code span,
+ * and one ending in a table row (`| Step |` / `|-|` / `| make |`) made your
+ * words after it a cell a GFM reader drops (a trusted project's value too,
+ * rev68f F2). Linear in its last paragraph.
+ */
+export function endTakesNoneOfYours(text: string): string {
+  const body = text.endsWith("\n") ? text.slice(0, -1) : text;
+  const lastStart = body.lastIndexOf("\n") + 1;
+  // A blank line last ends it; a fence line last gets its closer or line break (the closers).
+  if (endsParagraph(body.slice(lastStart))) return text;
+  const start = paragraphStartBefore(body, lastStart);
+  const ticked =
+    body.includes("`", start) && spanMayStayOpen(body, start)
+      ? `${text.slice(0, start)}${backticksAsReferences(text.slice(start))}`
+      : text;
+  if (!endsInTableRun(body)) return ticked;
+  return `${ticked}${ticked.endsWith("\n") ? "\n" : "\n\n"}`;
+}
+
+/** How a backtick is written where it may not pair with a template's: a reference, no code span's or fence's delimiter (every reader decodes it to a backtick in text, an info string and an XML attribute). */
+export const BACKTICK_REFERENCE = "&#96;";
+
+/**
+ * `markdown` with every backtick written {@link BACKTICK_REFERENCE}, and one
+ * a backslash escapes without that backslash: `\&#96;` reads as an escaped
+ * `&`, the reference's own characters (a tree's name `` \``` ``). Linear.
+ */
+function backticksAsReferences(markdown: string): string {
+  let out = "";
+  let copied = 0;
+  for (let at = markdown.indexOf("`"); at !== -1; at = markdown.indexOf("`", at + 1)) {
+    let slashes = 0;
+    while (at - slashes > copied && markdown.charCodeAt(at - slashes - 1) === BACKSLASH) slashes++;
+    out += `${markdown.slice(copied, at - (slashes % 2))}${BACKTICK_REFERENCE}`;
+    copied = at + 1;
+  }
+  return out + markdown.slice(copied);
+}
+
+/**
+ * Where the paragraph that holds the line starting at `lineStart` of `text`
+ * starts: after the last blank line or fence line before it (a fence's
+ * opener or closer ends the paragraph before it). The lines a template's
+ * words printed after them continue (review rev68c F5). Linear.
+ */
+export function paragraphStartBefore(text: string, lineStart: number): number {
+  let paragraph = lineStart;
+  while (paragraph > 0) {
+    const before = text.lastIndexOf("\n", paragraph - 2) + 1;
+    if (endsParagraph(text.slice(before, paragraph - 1))) break;
+    paragraph = before;
+  }
+  return paragraph;
+}
+
+/**
+ * Whether `line` is blank or a fence's opener or closer: the lines after it
+ * are a paragraph of their own. A run of backticks with a backtick after it
+ * (```` ```a`` ````) is no fence to CommonMark, but paragraph text that your
+ * words after the value continue (review rev70a F4). Linear.
+ */
+export function endsParagraph(line: string): boolean {
+  if (/^[ \t\r]*$/.test(line)) return true;
+  let at = 0;
+  while (at < 3 && line[at] === " ") at++;
+  const c = line[at];
+  if (c !== "`" && c !== "~") return false;
+  if (line[at + 1] !== c || line[at + 2] !== c) return false;
+  if (c === "~") return true;
+  let end = at + 3;
+  while (line[end] === "`") end++;
+  return !line.includes("`", end);
+}
+
+/**
+ * Whether a run of backticks in `text` from `from` (a paragraph) may be left
+ * open at its end, to pair with a run of a template's words printed after it:
+ * read as CommonMark reads code spans, left to right (a backslash escapes the
+ * punctuation after it; a run opens a span closed by the next run of its
+ * length), with each span closed on its own line, or any backtick after a
+ * `<` (raw HTML, an autolink), a `]` (a link's destination or label), a
+ * `://` or a `www.` (a GFM autolink) that may take a backtick of it out of
+ * the runs. Liberal: a span over lines, or a run after a link, is taken as
+ * open. Linear: a run's closer is looked for on its line, and the reading
+ * goes on after it.
+ */
+function spanMayStayOpen(text: string, from: number): boolean {
+  let unsure = false;
+  for (let at = from; at < text.length; ) {
+    const c = text.charCodeAt(at);
+    if (c === BACKTICK) {
+      if (unsure) return true;
+      let end = at;
+      while (text.charCodeAt(end) === BACKTICK) end++;
+      const closed = runClosedAt(text, end, end - at);
+      if (closed === -1) return true;
+      at = closed;
+    } else if (c === BACKSLASH) {
+      at += isAsciiPunctuation(text.charCodeAt(at + 1)) ? 2 : 1;
+    } else {
+      if (
+        c === LESS_THAN ||
+        c === 0x5d ||
+        (c === 0x3a && text.startsWith("//", at + 1)) ||
+        ((c === 0x77 || c === 0x57) && text.slice(at, at + 4).toLowerCase() === "www.")
+      )
+        unsure = true;
+      at++;
+    }
+  }
+  return false;
+}
+
+/** Where the first run of exactly `length` backticks on the line from `from` ends, or -1 (none before the line's end). */
+function runClosedAt(text: string, from: number, length: number): number {
+  for (let at = from; at < text.length; ) {
+    const c = text.charCodeAt(at);
+    if (c === LINE_FEED || c === CARRIAGE_RETURN) return -1;
+    if (c !== BACKTICK) {
+      at++;
+      continue;
+    }
+    let end = at;
+    while (text.charCodeAt(end) === BACKTICK) end++;
+    if (end - at === length) return end;
+    at = end;
+  }
+  return -1;
 }
 
 /** Where `text`'s last paragraph starts: after its last line of spaces and tabs only (0 when none). */

@@ -668,6 +668,58 @@ export function followingShown(
 ): boolean {
   // No `<`, no raw HTML: the renderer writes only its own elements, none of which hides.
   if (!text.includes("<")) return true;
+  // Judged with this joiner already, by the render {@link withOneRender} made.
+  if (served?.joiners.includes(joiner) && served.text === text) return true;
+  return probesShown(text, (probe) => `${text}${joiner}${probe}\n`, [""], onLimit);
+}
+
+/**
+ * A text whose one render showed words after it with each of `joiners`
+ * ({@link withOneRender}): {@link followingShown} takes that answer.
+ */
+let served: { text: string; joiners: readonly string[] } | undefined;
+
+/**
+ * `run()`, in which {@link followingShown} of `text` with `joiner` (words on
+ * its last line) or with a blank line (a paragraph after it) takes the answer
+ * of one render of both, when both were shown there: `text`, `joiner`, a
+ * word, a blank line, another word. A repository's text printed where your
+ * words follow it was rendered twice, for its closers and for your words
+ * (`closedOpenToYours`), each render charged to the render's one budget, so
+ * 512 KiB of checks covered 256 KiB of its text (rev68e F3's budget, recorded
+ * by rev70a). The word on its last line changes no reading of a paragraph
+ * after it that shows both: it ends no fence and makes no line an HTML block
+ * (a tag alone on its line, `<span hidden>`, is one; with a word after it, the
+ * word is in the span), and what the reader has read before it is read alike.
+ * When either is not shown, each check renders on its own, as before.
+ */
+export function withOneRender<T>(text: string, joiner: string, run: () => T): T {
+  const outer = served;
+  if (
+    outer === undefined &&
+    text.includes("<") &&
+    probesShown(text, (probe) => `${text}${joiner}${probe}A\n\n${probe}B\n`, ["A", "B"])
+  )
+    served = { text, joiners: [joiner, "\n\n"] };
+  try {
+    return run();
+  } finally {
+    served = outer;
+  }
+}
+
+/**
+ * Whether the words of `suffixes` (each after a probe word `text` does not
+ * hold, {@link probeFor}) are each shown in the render of `markdown(probe)`:
+ * {@link followingShown}'s render and reading, charged as it says
+ * (`onLimit` too).
+ */
+function probesShown(
+  text: string,
+  markdown: (probe: string) => string,
+  suffixes: readonly string[],
+  onLimit?: (limit: RenderLimit) => void,
+): boolean {
   if (text.length > MAX_VERIFIED_CHARS) return false;
   // Charged here, unless the running check paid for this render ({@link paidCheck}).
   if (!checkAffordable(text)) return false;
@@ -678,12 +730,13 @@ export function followingShown(
     return false;
   }
   const probe = probeFor(text);
-  const rendered = commonmarkHtml(`${text}${joiner}${probe}\n`, onLimit);
+  const rendered = commonmarkHtml(markdown(probe), onLimit);
   if (rendered === undefined) return false;
   const limit = MAX_HTML_ELEMENTS + rendered.length / 4;
+  const probes = suffixes.map((suffix) => probe + suffix);
   try {
-    if (!probeShownIn(rendered, probe, true, limit)) return false;
-    return !/noscript/i.test(rendered) || probeShownIn(rendered, probe, false, limit);
+    if (!probeShownIn(rendered, probes, true, limit)) return false;
+    return !/noscript/i.test(rendered) || probeShownIn(rendered, probes, false, limit);
   } catch (error) {
     if (error !== TOO_MUCH) throw error;
     return false;
@@ -820,13 +873,14 @@ const READ_AS_CODE: ReadonlySet<string> = new Set([
   "textarea",
 ]);
 
-/** {@link followingShown} for one reading of `rendered`: the probe in a text node no element that hides, or holds code ({@link READ_AS_CODE}), holds. */
+/** {@link followingShown} for one reading of `rendered`: each probe in a text node no element that hides, or holds code ({@link READ_AS_CODE}), holds (the first that holds it). */
 function probeShownIn(
   rendered: string,
-  probe: string,
+  probes: readonly string[],
   scriptingEnabled: boolean,
   limit: number,
 ): boolean {
+  const left = new Set(probes);
   let elements = 0;
   const { Parser, defaultTreeAdapter } = loadParse5();
   const parser = Parser.getFragmentParser(fragmentContext(), {
@@ -846,7 +900,13 @@ function probeShownIn(
   while (stack.length > 0) {
     const { node, hidden } = stack.pop() as { node: ChildNode | ParentNode; hidden: boolean };
     if (node.nodeName === "#text") {
-      if ((node as TextNode).value.includes(probe)) return !hidden;
+      // Each probe is in one text node: the first holding it says.
+      for (const probe of left)
+        if ((node as TextNode).value.includes(probe)) {
+          if (hidden) return false;
+          left.delete(probe);
+          if (left.size === 0) return true;
+        }
       continue;
     }
     if (!("childNodes" in node)) continue;
