@@ -1,6 +1,6 @@
 import type { Dirent, Stats } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import type { EntryKind } from "../../_fs.js";
+import { type EntryKind, MAX_TEXT_FILE_BYTES } from "../../_fs.js";
 import {
   addGitignore,
   type IgnoreRules,
@@ -13,6 +13,7 @@ import {
 import { realpath, statOrUndefinedSync } from "../../_io.js";
 import { nextTurn, pace } from "../../_pace.js";
 import { homeFolder, isBelowCeiling } from "../../_paths.js";
+import { readCappedBytes } from "../../repo-files/capped-read.js";
 import {
   excludeRules,
   globalIgnoreRules,
@@ -23,9 +24,7 @@ import {
   projectReach,
   type Reach,
   type Refusal,
-  type RepoText,
   reachRefusal,
-  readRepoText,
   yourIgnoreLists,
 } from "../../repo-files/index.js";
 import { listFolderAtOnce, listInBatches } from "../../repo-files/list-folder.js";
@@ -295,8 +294,8 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   ): Promise<IgnoreRules | undefined> => {
     for (const file of files) {
       const path = join(dir, file);
-      const read = await readText(path);
-      if (read.ok) rules = addGitignore(rules, read.text, prefix + rel, budget, path);
+      const bytes = await readIgnoreBytes(path);
+      if (bytes) rules = addGitignore(rules, bytes, prefix + rel, budget, path);
     }
     return rules;
   };
@@ -796,11 +795,11 @@ async function inheritedRules(
   const files = chain.flatMap((dir) =>
     IGNORE_FILES.map((file) => ({ dir, path: join(dir, file) })),
   );
-  const reads = await Promise.all(files.map((f) => readText(f.path)));
-  reads.forEach((read, i) => {
+  const reads = await Promise.all(files.map((f) => readIgnoreBytes(f.path)));
+  reads.forEach((bytes, i) => {
     const file = files[i];
-    if (read.ok && file !== undefined) {
-      rules = addGitignore(rules, read.text, posixRelative(repo, file.dir), budget, file.path);
+    if (bytes && file !== undefined) {
+      rules = addGitignore(rules, bytes, posixRelative(repo, file.dir), budget, file.path);
     }
   });
   if (!rules) return { prefix };
@@ -847,8 +846,14 @@ export async function statOf(path: string | Buffer, follow: boolean): Promise<St
   return statOrUndefinedSync(path, follow);
 }
 
-/** A small text file (an ignore file, the exclude file); regular files only, never opened otherwise. */
-async function readText(path: string): Promise<RepoText> {
+/**
+ * An ignore file's bytes, as git reads them, up to 1 MiB (a longer one is none, as before);
+ * regular files only, never through a link. Not its decoded text: decoding made each CR a line
+ * end, so `!secrets.yml\r\r` took back `secrets.yml` in the tree (rev71a F4), and a NUL made the
+ * file binary and none.
+ */
+async function readIgnoreBytes(path: string): Promise<Uint8Array | undefined> {
   await pace();
-  return readRepoText(path);
+  const read = await readCappedBytes(path, MAX_TEXT_FILE_BYTES, { follow: false });
+  return read.ok && read.total <= MAX_TEXT_FILE_BYTES ? read.bytes : undefined;
 }
