@@ -190,6 +190,8 @@ const SLOW = [
   "test/catalogue/hostile-probe-abort.test.ts",
   // Two renders with the git section over a fresh repository (1-2 s each).
   "test/catalogue/hostile-relative-xdg.test.ts",
+  // rev71d F1/F4: a render --git and a serve --open with a PATH below a shared folder (0.8-1.4 s).
+  "test/catalogue/hostile-path-shared-above.test.ts",
   // Three renders and a run of the built hook CLI (which may build dist/ first).
   "test/catalogue/hostile-project-config-bounds.test.ts",
   // Four renders, the first of them with the environment probe (3.2 s alone).

@@ -3,7 +3,8 @@ import { userInfo } from "node:os";
 
 // Who besides you may write an entry, by its stats alone: the one rule of the
 // door's planted-file test, the project root's marker test, the PATH search
-// for a system binary, the cache folder and `export --out` (review rev68a F1:
+// for a system binary (walked from `/` by `_shared-way.ts`), the cache folder
+// and `export --out` (review rev68a F1:
 // the door read the other bit only, so a group member's AGENTS.md in a setgid
 // team share was the repository's). A POSIX ACL's mask stands in the group
 // bits, so a folder whose ACL lets another user write reads as group-writable,

@@ -1,8 +1,8 @@
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, relative, resolve, sep } from "node:path";
 import { readyCacheFolder } from "../../_cache-location.js";
-import { realpath, stat } from "../../_io.js";
-import { othersMayWrite } from "../../_others-write.js";
+import { realpath } from "../../_io.js";
 import { homeFolder, isWithin, resolveUserPath } from "../../_paths.js";
+import { sharedOnTheWay } from "../../_shared-way.js";
 import { escapeInline } from "../../_text.js";
 import type { ExportSpec } from "../../agents/index.js";
 import { defaultExportPath, settingLine, writeExport } from "../../agents/index.js";
@@ -10,6 +10,7 @@ import { runStep } from "../../gather/deadline.js";
 import {
   findSystemBinary,
   projectFolders,
+  systemBinaries,
   systemPathEntries,
 } from "../../gather/environment/index.js";
 import { recordExportNames } from "../../hook/export-names.js";
@@ -174,9 +175,6 @@ async function outTarget(
   };
 }
 
-/** The sticky bit: in such a folder only a file's owner, the folder's and root may rename or remove it. */
-const STICKY = 0o1000;
-
 /**
  * The first folder, from the one that holds `path` (or the nearest one above it
  * that is there) up to `/` by real paths, that another user may write in, said
@@ -184,28 +182,17 @@ const STICKY = 0o1000;
  * rename the export file, or a folder holding it, and put in his own, which
  * the agent reads as its system prompt at each start (rev58d F6). A sticky
  * folder of yours or root's (`/tmp`) is not one: no one else may rename your
- * file in it.
+ * file in it (but another user's folder in it is). The one walk of the PATH
+ * search too ({@link sharedOnTheWay}).
  */
 async function sharedFolderOf(path: string): Promise<string | undefined> {
-  const me = process.getuid?.();
-  if (me === undefined) return undefined;
   let folder = dirname(path);
   let real = await realpath(folder).catch(() => undefined);
   while (real === undefined && dirname(folder) !== folder) {
     folder = dirname(folder);
     real = await realpath(folder).catch(() => undefined);
   }
-  for (let at = real; at !== undefined; at = dirname(at) === at ? undefined : dirname(at)) {
-    const s = await stat(at).catch(() => undefined);
-    if (s === undefined) continue;
-    const writable = othersMayWrite(s);
-    const guarded = (s.mode & STICKY) !== 0 && (s.uid === me || s.uid === 0);
-    if (writable && !guarded) {
-      const mode = (s.mode & 0o7777).toString(8).padStart(4, "0");
-      return `${at}: writable by other users (mode ${mode}${s.uid === me ? "" : `, owned by uid ${s.uid}`})`;
-    }
-  }
-  return undefined;
+  return real === undefined ? undefined : await sharedOnTheWay(real, { folder: "written" });
 }
 
 /** What a resolved render says about its agent: {@link PreparedPrompt}'s, or a watch's before its first render. */
@@ -372,8 +359,9 @@ export async function hookNode(
     (p) => p.split(sep).includes("node_modules") || projects.some((f) => isWithin(p, f)),
   );
   if (theProjects) return await findSystemBinary("node", io.env, { exclude, home: io.home });
-  for (const entry of systemPathEntries(io.env, { exclude })) {
-    const candidate = join(entry, "node");
+  // Only a node the PATH search would run (no folder on its way that another user may write, or
+  // owns: review rev71d F2), else the running node by its own path.
+  for await (const candidate of systemBinaries("node", io.env, { exclude, home: io.home })) {
     if ((await realpath(candidate).catch(() => undefined)) === running) return candidate;
   }
   return execPath;

@@ -1,0 +1,112 @@
+import type { Stats } from "node:fs";
+import { isAbsolute, join, parse, resolve, sep } from "node:path";
+import { lstat, readlink } from "./_io.js";
+import { othersMayWrite } from "./_others-write.js";
+
+// The one walk "from `/` down" for what sysprompt starts or writes for an
+// agent to read later: every folder a look-up of a path passes through, by
+// the path as written and each link it meets, judged by `_others-write.ts`'s
+// rule. The PATH search (a system binary, the PATH handed to a child, the
+// node `export --hooks` names) and `export --out`'s folder go through it
+// (review rev71d F1, F2, F4: the PATH search judged the binary's last folder
+// or two, so another user who could rename a folder above a root-owned
+// `tools/bin` swapped in his own git between the check and the run).
+
+/** The sticky bit: in such a folder only an entry's owner, the folder's and root may rename or remove it. */
+const STICKY = 0o1000;
+
+/** Links followed on one path before it is taken as a loop (Linux's bound). */
+const MAX_LINKS = 40;
+
+export interface WayOptions {
+  /**
+   * Also judge the folder the path names itself: `lookups` for a PATH entry,
+   * in which a child looks names up (a sticky folder is refused too: anyone
+   * may add a name there), `written` for the folder a file is written in (a
+   * sticky folder of yours or root's is not refused: no one else may rename
+   * your file in it).
+   */
+  folder?: "lookups" | "written";
+  /**
+   * Also refuse a folder owned by a user other than you or root (the PATH
+   * search: such a user may `chmod` his folder and write there, as Git and
+   * sudo hold); `export --out` does not ask it.
+   */
+  owners?: boolean;
+  /** The stats already asked in this check, by path: a PATH's entries share their folders. */
+  seen?: Map<string, Stats | undefined>;
+}
+
+/**
+ * The first folder, from `/` down, in which a look-up of `path` (absolute)
+ * happens, by the path as written and by every link met on its way (each
+ * link's target walked the same, a relative one from the link's folder),
+ * where another user could put something else in its place: a folder others
+ * may write ({@link othersMayWrite}: other bits, or a group not yours alone),
+ * unless it is sticky and yours or root's and the entry looked up in it is
+ * yours or root's too (`/tmp`, Nix's `/nix/store`); with `owners`, a folder
+ * owned by another user. Said as `FOLDER: writable by other users (mode
+ * NNNN, owned by uid N)`, or undefined when there is none. A missing entry
+ * ends the walk: nothing below it is there to be taken. Always undefined on
+ * a system without POSIX owners (Windows).
+ */
+export async function sharedOnTheWay(
+  path: string,
+  options: WayOptions = {},
+): Promise<string | undefined> {
+  const me = process.getuid?.();
+  if (me === undefined) return undefined;
+  const seen = options.seen ?? new Map<string, Stats | undefined>();
+  const look = async (at: string) => {
+    if (seen.has(at)) return seen.get(at);
+    const s = await lstat(at).catch(() => undefined);
+    seen.set(at, s);
+    return s;
+  };
+  const ours = (uid: number) => uid === me || uid === 0;
+  /** Why `folder` (a real folder) is shared; `sticky` when it is only for an entry of another user's. */
+  const judge = async (folder: string) => {
+    const s = await look(folder);
+    if (s === undefined) return undefined;
+    const mode = (s.mode & 0o7777).toString(8).padStart(4, "0");
+    const owner = s.uid === me ? "" : `, owned by uid ${s.uid}`;
+    const said = `${folder}: writable by other users (mode ${mode}${owner})`;
+    if (othersMayWrite(s)) return { said, sticky: (s.mode & STICKY) !== 0 && ours(s.uid) };
+    if (options.owners && !ours(s.uid))
+      return { said: `${folder}: owned by another user (uid ${s.uid})`, sticky: false };
+    return undefined;
+  };
+  const start = resolve(path);
+  const root = parse(start).root;
+  let at = root;
+  let pending = start.split(sep);
+  let links = 0;
+  while (pending.length > 0) {
+    const name = pending.shift() as string;
+    if (name === "" || name === ".") continue;
+    if (name === "..") {
+      at = resolve(at, "..");
+      continue;
+    }
+    const verdict = await judge(at);
+    const next = join(at, name);
+    const entry = await look(next);
+    if (verdict !== undefined && !verdict.sticky) return verdict.said;
+    if (verdict?.sticky && entry !== undefined && !ours(entry.uid)) {
+      return `${next}: another user's (uid ${entry.uid}) in ${verdict.said}`;
+    }
+    if (entry === undefined) return undefined;
+    if (entry.isSymbolicLink()) {
+      if (++links > MAX_LINKS) return `${next}: too many links on the way`;
+      const target = await readlink(next).catch(() => undefined);
+      if (target === undefined) return undefined;
+      if (isAbsolute(target)) at = root;
+      pending = [...target.split(sep), ...pending];
+    } else {
+      at = next;
+    }
+  }
+  if (options.folder === undefined) return undefined;
+  const verdict = await judge(at);
+  return verdict?.sticky && options.folder === "written" ? undefined : verdict?.said;
+}
