@@ -10,6 +10,10 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // rev70a F6/F8: seven renders of AGENTS.md endings, the first loads the pipeline (1-3.7 s under load).
+  "test/catalogue/hostile-repository-text-end-span-cell.test.ts",
+  // rev70a F5: a session's render and contextFor, then a hook's reply (1.9-2.3 s under load).
+  "test/catalogue/hostile-touch-attributes-prompt-names.test.ts",
   // rev71b F1/F2: two renders, the first loads the pipeline, and a 12,000-line walk (1.5-2 s).
   "test/catalogue/hostile-check-limit-warning.test.ts",
   // rev70b F8/F10: renders of Mercurial working copies, one holding a git init'd repository (0.8-1.2 s).
