@@ -1,5 +1,7 @@
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
 import { userInfo } from "node:os";
+import { dirname, resolve } from "node:path";
+import { realpathSyncLinear } from "./_realpath.js";
 
 // Who besides you may write an entry, by its stats alone: the one rule of the
 // door's planted-file test, the project root's marker test, the PATH search
@@ -38,6 +40,52 @@ export function othersWrite(s: WriteBits): string | undefined {
 /** Whether a user other than you (or root) may write an entry with these stats: {@link othersWrite}. */
 export function othersMayWrite(s: WriteBits): boolean {
   return othersWrite(s) !== undefined;
+}
+
+/** The sticky bit: in such a folder only a file's owner, the folder's and root may rename or remove it. */
+const STICKY = 0o1000;
+
+/**
+ * The first folder on the way to `path` that another user may write in
+ * ({@link othersMayWrite}), said as `FOLDER: writable by other users (mode
+ * 2775, owned by uid N)`; undefined when none. The way: every folder from the
+ * one holding `path` up to `/`, as named and by its real path, and the real
+ * folders above each (so the folder a link lies in, and those its target
+ * leads through); a folder not there yet is skipped (sysprompt makes it, its
+ * own). Whoever may rename an entry in one of them may rename the file, or a
+ * folder holding it, away and put his own in its place: the export file an
+ * agent reads as its system prompt at each start, or a cache sysprompt trusts
+ * (review rev58d F6 for `export --out`; rev71d F6: a cache folder of yours
+ * below a `root:team 2775` share). A sticky folder of yours or root's (`/tmp`)
+ * is not one: no one else may rename your entry in it. The one walk of
+ * `export --out` and of sysprompt's cache folder.
+ */
+export function sharedFolderOn(path: string): string | undefined {
+  const me = process.getuid?.();
+  if (me === undefined) return undefined;
+  const seen = new Set<string>();
+  for (let named = dirname(resolve(path)); ; named = dirname(named)) {
+    let at: string | undefined;
+    try {
+      at = realpathSyncLinear(named);
+    } catch {
+      at = undefined; // not there yet (or unreadable): what is above it is walked next
+    }
+    for (; at !== undefined && !seen.has(at); at = dirname(at) === at ? undefined : dirname(at)) {
+      seen.add(at);
+      let s: Stats;
+      try {
+        s = statSync(at);
+      } catch {
+        continue; // gone since the realpath: nothing there to swap
+      }
+      if (!othersMayWrite(s)) continue;
+      if ((s.mode & STICKY) !== 0 && (s.uid === me || s.uid === 0)) continue;
+      const mode = (s.mode & 0o7777).toString(8).padStart(4, "0");
+      return `${at}: writable by other users (mode ${mode}${s.uid === me ? "" : `, owned by uid ${s.uid}`})`;
+    }
+    if (dirname(named) === named) return undefined;
+  }
 }
 
 /** What the system's files say of its users and groups, read once a process. */

@@ -1,7 +1,7 @@
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { readyCacheFolder } from "../../_cache-location.js";
-import { realpath, stat } from "../../_io.js";
-import { othersMayWrite } from "../../_others-write.js";
+import { realpath } from "../../_io.js";
+import { sharedFolderOn } from "../../_others-write.js";
 import { homeFolder, isWithin, resolveUserPath } from "../../_paths.js";
 import { escapeInline } from "../../_text.js";
 import type { ExportSpec } from "../../agents/index.js";
@@ -161,7 +161,8 @@ async function outTarget(
   home: string,
 ): Promise<{ path: string; write?: string; root?: string }> {
   const out = await namedOutput(path, flags, io, home, "export");
-  const shared = await sharedFolderOf(out.path);
+  // The path as you gave it (the setting line's) and as it is written: each folder on the way.
+  const shared = sharedFolderOn(path) ?? (out.path === path ? undefined : sharedFolderOn(out.path));
   if (shared !== undefined) {
     throw new RefusedError(
       `export: ${shared}; sysprompt writes its export files only in a folder no one else can write in: run chmod go-w on it, or pass --out with a path of yours`,
@@ -172,40 +173,6 @@ async function outTarget(
     ...(out.path !== path ? { write: out.path } : {}),
     ...(out.within !== undefined ? { root: out.within } : {}),
   };
-}
-
-/** The sticky bit: in such a folder only a file's owner, the folder's and root may rename or remove it. */
-const STICKY = 0o1000;
-
-/**
- * The first folder, from the one that holds `path` (or the nearest one above it
- * that is there) up to `/` by real paths, that another user may write in, said
- * as the cache folder's check says it; undefined when none. Such a user could
- * rename the export file, or a folder holding it, and put in his own, which
- * the agent reads as its system prompt at each start (rev58d F6). A sticky
- * folder of yours or root's (`/tmp`) is not one: no one else may rename your
- * file in it.
- */
-async function sharedFolderOf(path: string): Promise<string | undefined> {
-  const me = process.getuid?.();
-  if (me === undefined) return undefined;
-  let folder = dirname(path);
-  let real = await realpath(folder).catch(() => undefined);
-  while (real === undefined && dirname(folder) !== folder) {
-    folder = dirname(folder);
-    real = await realpath(folder).catch(() => undefined);
-  }
-  for (let at = real; at !== undefined; at = dirname(at) === at ? undefined : dirname(at)) {
-    const s = await stat(at).catch(() => undefined);
-    if (s === undefined) continue;
-    const writable = othersMayWrite(s);
-    const guarded = (s.mode & STICKY) !== 0 && (s.uid === me || s.uid === 0);
-    if (writable && !guarded) {
-      const mode = (s.mode & 0o7777).toString(8).padStart(4, "0");
-      return `${at}: writable by other users (mode ${mode}${s.uid === me ? "" : `, owned by uid ${s.uid}`})`;
-    }
-  }
-  return undefined;
 }
 
 /** What a resolved render says about its agent: {@link PreparedPrompt}'s, or a watch's before its first render. */
