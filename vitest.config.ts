@@ -12,6 +12,8 @@ import { defineConfig } from "vitest/config";
 const SLOW = [
   // rev71d F3: nine CLI renders, the first loads the CLI (2.8 s under load).
   "test/catalogue/hostile-cli-blank-guideline-invisible.test.ts",
+  // rev71d F5: six CLI runs, standing in the project (process.chdir: not in a worker thread).
+  "test/catalogue/hostile-output-process-relative.test.ts",
   // rev71d F6: two CLI exports, the first loads the CLI (3.5 s under load).
   "test/catalogue/hostile-cache-below-shared-folder.test.ts",
   // rev70b F8/F10: renders of Mercurial working copies, one holding a git init'd repository (0.8-1.2 s).
