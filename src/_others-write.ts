@@ -1,7 +1,15 @@
-import { closeSync, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  type Stats,
+  statSync,
+} from "node:fs";
 import { userInfo } from "node:os";
-import { dirname, resolve } from "node:path";
-import { realpathSyncLinear } from "./_realpath.js";
+import { dirname, isAbsolute, join, parse, resolve, sep } from "node:path";
 
 // Who besides you may write an entry, by its stats alone: the one rule of the
 // door's planted-file test, the project root's marker test, the PATH search
@@ -48,12 +56,12 @@ const STICKY = 0o1000;
 /**
  * The first folder on the way to `path` that another user may write in
  * ({@link othersMayWrite}), said as `FOLDER: writable by other users (mode
- * 2775, owned by uid N)`; undefined when none. The way: every folder from the
- * one holding `path` up to `/`, as named and by its real path, and the real
- * folders above each (so the folder a link lies in, and those its target
- * leads through); a folder not there yet is skipped (sysprompt makes it, its
- * own). Whoever may rename an entry in one of them may rename the file, or a
- * folder holding it, away and put his own in its place: the export file an
+ * 2775, owned by uid N)`; undefined when none. The way: every folder a name
+ * of `path` is looked up in ({@link foldersOnWay}: from `/` down, each link
+ * followed where it leads, so the folder a link lies in and those its target
+ * goes through count); a folder not there yet ends it (sysprompt makes it,
+ * its own). Whoever may rename an entry in one of them may rename the file, or
+ * a folder holding it, away and put his own in its place: the export file an
  * agent reads as its system prompt at each start, or a cache sysprompt trusts
  * (review rev58d F6 for `export --out`; rev71d F6: a cache folder of yours
  * below a `root:team 2775` share). A sticky folder of yours or root's (`/tmp`)
@@ -64,27 +72,69 @@ export function sharedFolderOn(path: string): string | undefined {
   const me = process.getuid?.();
   if (me === undefined) return undefined;
   const seen = new Set<string>();
-  for (let named = dirname(resolve(path)); ; named = dirname(named)) {
-    let at: string | undefined;
+  for (const at of foldersOnWay(path)) {
+    if (seen.has(at)) continue;
+    seen.add(at);
+    let s: Stats;
     try {
-      at = realpathSyncLinear(named);
+      s = statSync(at);
     } catch {
-      at = undefined; // not there yet (or unreadable): what is above it is walked next
+      continue; // gone since the walk: nothing there to swap
     }
-    for (; at !== undefined && !seen.has(at); at = dirname(at) === at ? undefined : dirname(at)) {
-      seen.add(at);
-      let s: Stats;
+    if (!othersMayWrite(s)) continue;
+    if ((s.mode & STICKY) !== 0 && (s.uid === me || s.uid === 0)) continue;
+    const mode = (s.mode & 0o7777).toString(8).padStart(4, "0");
+    return `${at}: writable by other users (mode ${mode}${s.uid === me ? "" : `, owned by uid ${s.uid}`})`;
+  }
+  return undefined;
+}
+
+/** How many links a path's way may go through, as the kernel's `MAXSYMLINKS`. */
+const MAX_LINKS = 40;
+
+/**
+ * Every folder the kernel looks a name of `path` up in, by its real path, in
+ * the order it does: from the root down, a link's target put in its place
+ * (from the root again when it is absolute; `..` is the real folder's
+ * parent), at most {@link MAX_LINKS} links. Ends at a name that is not there
+ * (what is below it is made later), at a file, or at a link it cannot read;
+ * `path` itself, when it is a folder, is the last one. (POSIX paths.)
+ */
+export function* foldersOnWay(path: string): Generator<string> {
+  const given = resolve(path);
+  const rest = given.split(sep).filter((n) => n !== "");
+  const root = parse(given).root;
+  let at = root;
+  yield at;
+  for (let links = 0; rest.length > 0; ) {
+    const name = rest.shift() ?? "";
+    if (name === ".") continue;
+    if (name === "..") {
+      at = dirname(at); // a real folder's parent, already on the way
+      continue;
+    }
+    const next = join(at, name);
+    let s: Stats;
+    try {
+      s = lstatSync(next);
+    } catch {
+      return;
+    }
+    if (s.isSymbolicLink()) {
+      let target: string;
       try {
-        s = statSync(at);
+        target = readlinkSync(next);
       } catch {
-        continue; // gone since the realpath: nothing there to swap
+        return;
       }
-      if (!othersMayWrite(s)) continue;
-      if ((s.mode & STICKY) !== 0 && (s.uid === me || s.uid === 0)) continue;
-      const mode = (s.mode & 0o7777).toString(8).padStart(4, "0");
-      return `${at}: writable by other users (mode ${mode}${s.uid === me ? "" : `, owned by uid ${s.uid}`})`;
+      if (++links > MAX_LINKS) return;
+      if (isAbsolute(target)) at = root;
+      rest.unshift(...target.split(sep).filter((n) => n !== ""));
+      continue;
     }
-    if (dirname(named) === named) return undefined;
+    if (!s.isDirectory()) return;
+    at = next;
+    yield at;
   }
 }
 

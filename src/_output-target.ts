@@ -1,7 +1,8 @@
 import { dirname, join, parse, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "./_fs.js";
-import { lstatKindOrMissing, readlink, realpath } from "./_io.js";
-import { isProcessRelative, isWithin } from "./_paths.js";
+import { lstatKindOrMissing, realpath } from "./_io.js";
+import { foldersOnWay } from "./_others-write.js";
+import { isWithin, PROCESS_RELATIVE } from "./_paths.js";
 import { UnsafePathError } from "./_safe-write.js";
 import {
   type HeldEnd,
@@ -75,7 +76,7 @@ export async function outputTarget(
   path: string,
   o: { cwd: string; home: string; renderCwd?: string | undefined },
 ): Promise<OutputTarget> {
-  const magic = await processRelativeOnWay(path);
+  const magic = processRelativeOnWay(path);
   if (magic !== undefined) {
     throw new UnsafePathError(
       "unsafe-target",
@@ -88,41 +89,22 @@ export async function outputTarget(
   return homeByItsRealPath(target as Required<OutputTarget>, o.home);
 }
 
-/** How many links a path's way may go through, as the kernel's `MAXSYMLINKS`. */
-const MAX_LINKS = 40;
-
 /**
- * The first folder of `path`'s way that is {@link isProcessRelative}, as
- * written or where a link on it leads (`~/here -> /proc/self/cwd`), or
- * undefined: the way is followed name by name from `/`, each link's target
- * put in its place, as the kernel follows it (at most {@link MAX_LINKS}
- * links; a name not there ends the walk, what is below it is made). Before,
- * `render -o /proc/self/cwd/x.md` wrote through that magic link, and `export
- * --out /proc/self/cwd/e.md` printed a setting line naming a different file
- * in each folder the agent starts in (review rev71d F5).
+ * The first {@link PROCESS_RELATIVE} folder `path` names, as written or on
+ * its way ({@link foldersOnWay}: a link on it that leads there, `~/here ->
+ * /proc/self/cwd`), or undefined. Before, `render -o /proc/self/cwd/x.md`
+ * wrote through that magic link, and `export --out /proc/self/cwd/e.md`
+ * printed a setting line naming a different file in each folder the agent
+ * starts in (review rev71d F5).
  */
-async function processRelativeOnWay(path: string): Promise<string | undefined> {
+function processRelativeOnWay(path: string): string | undefined {
   if (sep !== "/") return undefined;
-  const rest = resolve(path)
-    .split("/")
-    .filter((n) => n !== "");
-  let at = "/";
-  for (let links = 0; rest.length > 0; ) {
-    const name = rest.shift() ?? "";
-    if (name === ".") continue;
-    const next = name === ".." ? dirname(at) : join(at, name);
-    if (isProcessRelative(next)) return next;
-    const kind = await lstatKindOrMissing(next).catch(() => undefined);
-    if (kind === undefined) return undefined;
-    if (kind !== "link") {
-      at = next;
-      continue;
-    }
-    if (++links > MAX_LINKS) return undefined;
-    const target = await readlink(next).catch(() => undefined);
-    if (target === undefined) return undefined;
-    if (target.startsWith("/")) at = "/";
-    rest.unshift(...target.split("/").filter((n) => n !== ""));
+  const within = (at: string) => PROCESS_RELATIVE.find((folder) => isWithin(at, folder));
+  const written = within(resolve(path));
+  if (written !== undefined) return written;
+  for (const at of foldersOnWay(path)) {
+    const found = within(at);
+    if (found !== undefined) return found;
   }
   return undefined;
 }

@@ -177,11 +177,6 @@ export function pathKey(path: string): string {
  */
 export const PROCESS_RELATIVE = ["/proc", "/dev/fd"];
 
-/** Whether the absolute `path` lies in a {@link PROCESS_RELATIVE} folder, by the path as written. */
-export function isProcessRelative(path: string): boolean {
-  return PROCESS_RELATIVE.some((folder) => isWithin(path, folder));
-}
-
 /** True when `path` is `folder` or lies below it (compared as written; resolve links first). */
 export function isWithin(path: string, folder: string): boolean {
   return !leavesFolder(relative(folder, path));

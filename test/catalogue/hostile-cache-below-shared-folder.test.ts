@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cacheLocation, writeCacheFile } from "../../src/_cache-location.js";
@@ -67,6 +67,23 @@ describe("hostile-cache-below-shared-folder: no cache below a folder others may 
       `model_instructions_file=${join(cache, "sysprompt/export/codex")}`,
     );
   });
+
+  it.skipIf(!UNIX)(
+    "a share on the way of a link's target (your link to a link in the share) is refused too",
+    async () => {
+      const root = setUp();
+      // mine -> share/l, and share/l -> sticky/me: the real cache folder is yours, but the team
+      // member may swap share/l, which the name is looked up through.
+      symlinkSync(join(root, "sticky/me"), join(root, "share/l"));
+      symlinkSync(join(root, "share/l"), join(root, "mine"));
+      const run = await cli(root, join(root, "p"), ["export", "--agent", "codex"], {
+        env: { XDG_CACHE_HOME: join(root, "mine") },
+      });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain(`${join(root, "share")}: writable by other users (mode 0777)`);
+      expect(readdirSync(join(root, "sticky/me"))).toEqual([]);
+    },
+  );
 
   it.skipIf(!UNIX)("a cache file planted there is not read, nor one written", async () => {
     const root = setUp();
