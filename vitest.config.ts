@@ -16,8 +16,16 @@ const SLOW = [
   "test/catalogue/hostile-output-process-relative.test.ts",
   // rev71d F6: two CLI exports, the first loads the CLI (3.5 s under load).
   "test/catalogue/hostile-cache-below-shared-folder.test.ts",
+  // rev70a F6/F8: seven renders of AGENTS.md endings, the first loads the pipeline (1-3.7 s under load).
+  "test/catalogue/hostile-repository-text-end-span-cell.test.ts",
+  // rev70a F5: a session's render and contextFor, then a hook's reply (1.9-2.3 s under load).
+  "test/catalogue/hostile-touch-attributes-prompt-names.test.ts",
+  // rev71b F1/F2: two renders, the first loads the pipeline, and a 12,000-line walk (1.5-2 s).
+  "test/catalogue/hostile-check-limit-warning.test.ts",
   // rev70b F8/F10: renders of Mercurial working copies, one holding a git init'd repository (0.8-1.2 s).
   "test/catalogue/hostile-hgignore-reach.test.ts",
+  // rev71a F1/F5/F6/F7: renders and trees of Mercurial working copies, the first loads the door (1.1 s).
+  "test/catalogue/hostile-hgignore-normpath.test.ts",
   // rev69b F1: thirty CLI renders and an export, the first loads the CLI (7 s under load).
   "test/catalogue/hostile-output-script-names.test.ts",
   // rev69b F2: six CLI renders, the first loads the CLI (5 s under load).
@@ -192,6 +200,8 @@ const SLOW = [
   "test/catalogue/hostile-probe-abort.test.ts",
   // Two renders with the git section over a fresh repository (1-2 s each).
   "test/catalogue/hostile-relative-xdg.test.ts",
+  // rev71d F1/F4: a render --git and a serve --open with a PATH below a shared folder (0.8-1.4 s).
+  "test/catalogue/hostile-path-shared-above.test.ts",
   // Three renders and a run of the built hook CLI (which may build dist/ first).
   "test/catalogue/hostile-project-config-bounds.test.ts",
   // Four renders, the first of them with the environment probe (3.2 s alone).

@@ -1,9 +1,10 @@
 import { lstatSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { othersMayWrite, sharedFolderOn } from "./_others-write.js";
+import { othersMayWrite } from "./_others-write.js";
 import { xdgFolder } from "./_paths.js";
 import { realpathSyncLinear } from "./_realpath.js";
 import { makeFolderPath, realFolder, writeTempFileSync } from "./_safe-write.js";
+import { sharedOnTheWaySync } from "./_shared-way.js";
 
 /**
  * Where one of sysprompt's cache files lives. `parents`: whether the folders
@@ -74,15 +75,15 @@ export function readyCacheFolder(folder: string): string {
 }
 
 /**
- * Throws unless no folder from `folder` up to `/` (as named and by real
- * paths: {@link sharedFolderOn}, `export --out`'s walk) may be written by
- * another user: the cache folder of yours below a team's `root:team 2775`
+ * Throws unless no folder from `/` down to `folder` (each a look-up of its
+ * path passes through, links followed: {@link sharedOnTheWaySync}, the PATH
+ * search's and `export --out`'s walk) may be written by another user: the cache folder of yours below a team's `root:team 2775`
  * share was taken, and a team member renamed `me/` away and put his own
  * `export/codex/…/instructions.md` at the path codex reads as its system
  * prompt, his `env.json` and session files at theirs (review rev71d F6).
  */
 function checkWayUp(folder: string): void {
-  const shared = sharedFolderOn(join(folder, "x"));
+  const shared = sharedOnTheWaySync(folder, { folder: "written" });
   if (shared !== undefined) {
     throw new Error(
       `${shared}, on the way to sysprompt's cache folder ${folder}; sysprompt writes and reads its caches and export files only below folders no one else can write in: set XDG_CACHE_HOME to a folder of yours`,

@@ -17,6 +17,7 @@ import {
   eachLine,
   type Fence,
   freshReading,
+  isAsciiPunctuation,
   type Leaf,
   PARAGRAPH,
   type Reading,
@@ -25,13 +26,18 @@ import {
 } from "./_blocks.js";
 import { InlineLinkReader } from "./_inline-link.js";
 import { asCell, delimiterRowAt } from "./_table-rows.js";
-import { closeHiddenRuns, type HiddenRunsOptions } from "./prompt-templates/hidden-closers.js";
-import { tableRunsAsText } from "./sections/gfm-tables.js";
+import {
+  closeHiddenRuns,
+  type HiddenRunsOptions,
+  type RenderLimit,
+} from "./prompt-templates/hidden-closers.js";
+import { endsInTableRun, tableRunsAsText } from "./sections/gfm-tables.js";
 import {
   followingShown,
-  openValueTagAt,
   paidCheck,
+  unendedMarkupAt,
   withCheckBudget,
+  withOneRender,
 } from "./sections/html-reading.js";
 import type { Diagnostic } from "./types.js";
 
@@ -40,6 +46,7 @@ export type { Fence } from "./_blocks.js";
 const SPACE = 0x20;
 const TAB = 0x09;
 const BACKTICK = 0x60;
+const BACKSLASH = 0x5c;
 const TILDE = 0x7e;
 
 /** Up to three spaces of indentation are allowed before a fence (four make indented code). */
@@ -462,11 +469,12 @@ export interface OpenToYoursOptions extends HiddenRunsOptions {
 
 /**
  * What a warning says of a repository's text whose last paragraph
- * {@link lastLineOpenToYours} wrote as text: one wording for a context or
+ * {@link lastLineOpenToYours}, or whose unended markup {@link closeOpenBlocks}
+ * (rev70a F2), wrote as text: one wording for a context or
  * rule file, a custom base prompt, an appended text and a partial.
  */
 export const END_ESCAPED_WORDS =
-  'ends in markup that hides the words printed right after it (an inline <span hidden>): its last paragraph\'s "<" is written "&lt;", so they are shown';
+  'ends in markup that hides the words printed right after it (an inline <span hidden>, or a tag or comment left unended: <span hidden, <!x): its last paragraph\'s "<", or that markup\'s, is written "&lt;", so they are shown';
 
 /**
  * A repository's text as a template prints it (a context or rule file, a
@@ -485,13 +493,164 @@ export function closedOpenToYours(
   joiner: string,
   options: OpenToYoursOptions = {},
 ): string {
-  const close = () => closeOpenBlocksOnOwnLine(text, options);
+  // One word for the text, whether its unended tag or its last paragraph was written as text.
+  let told = false;
+  const onEscaped = () => {
+    if (!told) options.onEscaped?.();
+    told = true;
+  };
+  const once = { ...options, onEscaped };
+  // No code span or table cell of its own takes your words either; yours is as you wrote it.
+  const held = options.unread === undefined ? endTakesNoneOfYours(text) : text;
+  const close = () => closeOpenBlocksOnOwnLine(held, once);
+  // One render judges your words after it and a paragraph after it, where both are shown.
   return paidCheck(
-    text,
-    () => lastLineOpenToYours(close(), joiner, options.onEscaped),
+    held,
+    () => withOneRender(held, joiner, () => lastLineOpenToYours(close(), joiner, onEscaped)),
     close,
     options.unread !== undefined,
   );
+}
+
+/**
+ * `text` (a repository's text, printed with words of a template right after
+ * its last line, or on the next line after its own final line break, a lazy
+ * line of its last paragraph) such that no code span or table cell of its
+ * own takes those words: its last paragraph ({@link paragraphStartBefore}:
+ * after its last blank or fence line) has every backtick written `&#96;`
+ * ({@link BACKTICK_REFERENCE}, as a project's value has, rev68c F5) when a
+ * run of them may be left open there ({@link spanMayStayOpen}), and a last
+ * run of lines a GFM renderer may read as a table ({@link endsInTableRun})
+ * ends with a blank line. Before (review rev70a F6, F8), an untrusted
+ * `AGENTS.md` ending ``see `x`` printed by ``From {{path}}: {{content}} and
+ * NEVER push to `main`.`` made your words up to your backtick a code span,
+ * and one ending in a table row (`| Step |` / `|-|` / `| make |`) made your
+ * words after it a cell a GFM reader drops (a trusted project's value too,
+ * rev68f F2). Linear in its last paragraph.
+ */
+export function endTakesNoneOfYours(text: string): string {
+  const body = text.endsWith("\n") ? text.slice(0, -1) : text;
+  const lastStart = body.lastIndexOf("\n") + 1;
+  // A blank line last ends it; a fence line last gets its closer or line break (the closers).
+  if (endsParagraph(body.slice(lastStart))) return text;
+  const start = paragraphStartBefore(body, lastStart);
+  const ticked =
+    body.includes("`", start) && spanMayStayOpen(body, start)
+      ? `${text.slice(0, start)}${backticksAsReferences(text.slice(start))}`
+      : text;
+  if (!endsInTableRun(body)) return ticked;
+  return `${ticked}${ticked.endsWith("\n") ? "\n" : "\n\n"}`;
+}
+
+/** How a backtick is written where it may not pair with a template's: a reference, no code span's or fence's delimiter (every reader decodes it to a backtick in text, an info string and an XML attribute). */
+export const BACKTICK_REFERENCE = "&#96;";
+
+/**
+ * `markdown` with every backtick written {@link BACKTICK_REFERENCE}, and one
+ * a backslash escapes without that backslash: `\&#96;` reads as an escaped
+ * `&`, the reference's own characters (a tree's name `` \``` ``). Linear.
+ */
+function backticksAsReferences(markdown: string): string {
+  let out = "";
+  let copied = 0;
+  for (let at = markdown.indexOf("`"); at !== -1; at = markdown.indexOf("`", at + 1)) {
+    let slashes = 0;
+    while (at - slashes > copied && markdown.charCodeAt(at - slashes - 1) === BACKSLASH) slashes++;
+    out += `${markdown.slice(copied, at - (slashes % 2))}${BACKTICK_REFERENCE}`;
+    copied = at + 1;
+  }
+  return out + markdown.slice(copied);
+}
+
+/**
+ * Where the paragraph that holds the line starting at `lineStart` of `text`
+ * starts: after the last blank line or fence line before it (a fence's
+ * opener or closer ends the paragraph before it). The lines a template's
+ * words printed after them continue (review rev68c F5). Linear.
+ */
+export function paragraphStartBefore(text: string, lineStart: number): number {
+  let paragraph = lineStart;
+  while (paragraph > 0) {
+    const before = text.lastIndexOf("\n", paragraph - 2) + 1;
+    if (endsParagraph(text.slice(before, paragraph - 1))) break;
+    paragraph = before;
+  }
+  return paragraph;
+}
+
+/**
+ * Whether `line` is blank or a fence's opener or closer: the lines after it
+ * are a paragraph of their own. A run of backticks with a backtick after it
+ * (```` ```a`` ````) is no fence to CommonMark, but paragraph text that your
+ * words after the value continue (review rev70a F4). Linear.
+ */
+export function endsParagraph(line: string): boolean {
+  if (/^[ \t\r]*$/.test(line)) return true;
+  let at = 0;
+  while (at < 3 && line[at] === " ") at++;
+  const c = line[at];
+  if (c !== "`" && c !== "~") return false;
+  if (line[at + 1] !== c || line[at + 2] !== c) return false;
+  if (c === "~") return true;
+  let end = at + 3;
+  while (line[end] === "`") end++;
+  return !line.includes("`", end);
+}
+
+/**
+ * Whether a run of backticks in `text` from `from` (a paragraph) may be left
+ * open at its end, to pair with a run of a template's words printed after it:
+ * read as CommonMark reads code spans, left to right (a backslash escapes the
+ * punctuation after it; a run opens a span closed by the next run of its
+ * length), with each span closed on its own line, or any backtick after a
+ * `<` (raw HTML, an autolink), a `]` (a link's destination or label), a
+ * `://` or a `www.` (a GFM autolink) that may take a backtick of it out of
+ * the runs. Liberal: a span over lines, or a run after a link, is taken as
+ * open. Linear: a run's closer is looked for on its line, and the reading
+ * goes on after it.
+ */
+function spanMayStayOpen(text: string, from: number): boolean {
+  let unsure = false;
+  for (let at = from; at < text.length; ) {
+    const c = text.charCodeAt(at);
+    if (c === BACKTICK) {
+      if (unsure) return true;
+      let end = at;
+      while (text.charCodeAt(end) === BACKTICK) end++;
+      const closed = runClosedAt(text, end, end - at);
+      if (closed === -1) return true;
+      at = closed;
+    } else if (c === BACKSLASH) {
+      at += isAsciiPunctuation(text.charCodeAt(at + 1)) ? 2 : 1;
+    } else {
+      if (
+        c === LESS_THAN ||
+        c === 0x5d ||
+        (c === 0x3a && text.startsWith("//", at + 1)) ||
+        ((c === 0x77 || c === 0x57) && text.slice(at, at + 4).toLowerCase() === "www.")
+      )
+        unsure = true;
+      at++;
+    }
+  }
+  return false;
+}
+
+/** Where the first run of exactly `length` backticks on the line from `from` ends, or -1 (none before the line's end). */
+function runClosedAt(text: string, from: number, length: number): number {
+  for (let at = from; at < text.length; ) {
+    const c = text.charCodeAt(at);
+    if (c === LINE_FEED || c === CARRIAGE_RETURN) return -1;
+    if (c !== BACKTICK) {
+      at++;
+      continue;
+    }
+    let end = at;
+    while (text.charCodeAt(end) === BACKTICK) end++;
+    if (end - at === length) return end;
+    at = end;
+  }
+  return -1;
 }
 
 /** Where `text`'s last paragraph starts: after its last line of spaces and tabs only (0 when none). */
@@ -630,41 +789,53 @@ export function closeOpenComment(text: string): string {
  * (a context or rule file, cut at a cap or not, the tree's names, a project's
  * section or partial) ends with no code block, HTML block, comment or
  * never-shown element (`<div hidden>`, `<template>`) left open to run over
- * what follows it.
+ * what follows it, and in no tag, comment or declaration an HTML parser of
+ * the raw prompt would still be in ({@link withoutUnendedTag}; `onEscaped`
+ * is told when one was written as text).
  */
 export function closeOpenBlocks(
   text: string,
   joined: TextStart = false,
-  options?: HiddenRunsOptions,
+  options?: OpenToYoursOptions,
 ): string {
   // A text not yours: no raw `<` in a GFM table's lines, which CommonMark's check cannot see (rev65b F1).
   const read = options?.unread === undefined ? tableRunsAsText(text) : text;
   const close = (t: string) => closeOpenComment(closeOpenFence(t, joined));
   const closed = closeHiddenRuns(close(read), { withLine, close }, options);
-  return options?.unread === undefined ? withoutUnendedTag(closed) : closed;
+  if (options?.unread !== undefined) return closed;
+  const ended = withoutUnendedTag(closed);
+  if (ended === closed) return closed;
+  options?.onEscaped?.();
+  // Its `<` written `&lt;`, what the tag held is Markdown: a fence line that was in its HTML
+  // block opens a fence, a `<span hidden>` in its quoted value is an element. Closed again.
+  return withoutUnendedTag(closeHiddenRuns(close(ended), { withLine, close }, options));
 }
 
 /** Most tags {@link withoutUnendedTag} writes as text one by one: past it, every `<` from the last one on. */
 const MAX_UNENDED_TAGS = 8;
 
 /**
- * `text` (a repository's, its closers added) with the `<` of a start or end
- * tag an HTML parser fed the raw prompt would still be in at its end, in an
- * attribute's quoted value, written `&lt;` ({@link openValueTagAt}): `See <a href="docs`, text to a Markdown
- * reader, took your `</repository_append>` and your appended text as the
- * attribute's value (review rev68c F8). A Markdown reader prints such a tag
- * as text already, so it reads the same; a tag it reads as raw HTML (at a
- * line's start) is ended by the closers before this. The tag was a value
- * around what follows it, which is then read: each tag left unended so is
- * written as text in turn.
+ * `text` (a repository's, its closers added) with the `<` of the markup an
+ * HTML parser fed the raw prompt would still be in at its end written `&lt;`
+ * ({@link unendedMarkupAt}: a tag cut anywhere, `<!x`, `<?x`, `</x y`,
+ * `<![CDATA[`): `See <a href="docs` took your `</repository_append>` and your
+ * appended text as the attribute's value (review rev68c F8), `see <span
+ * hidden` took the prompt's next tag's `>` and hid the rest of the prompt,
+ * and `<!x` ran to `</repository_append>`'s `>` (rev70a F2, F9). Written as
+ * text for every reader: your words printed after it that hold a `>` (`run
+ * make > log`) no longer end it for a Markdown reader either (rev70a F3). A
+ * Markdown reader prints such a tag as text already, so it reads the same; a
+ * tag it reads as raw HTML (at a line's start) is ended by the closers before
+ * this. The tag held what follows it, which is then read: each one left
+ * unended so is written as text in turn.
  */
 function withoutUnendedTag(text: string): string {
   let out = text;
   // Read on from the tag written as text: the tokenizer was in its data state there.
-  let at = openValueTagAt(out);
+  let at = unendedMarkupAt(out);
   for (let i = 0; i < MAX_UNENDED_TAGS && at !== -1; i++) {
     out = `${out.slice(0, at)}&lt;${out.slice(at + 1)}`;
-    at = openValueTagAt(out, at);
+    at = unendedMarkupAt(out, at);
   }
   return at === -1 ? out : `${out.slice(0, at)}${out.slice(at).replaceAll("<", "&lt;")}`;
 }
@@ -685,13 +856,17 @@ function withoutUnendedTag(text: string): string {
  * own closing fence: {@link endsWithBareRun}). `unread`: the text is yours
  * ({@link closeHiddenRuns}: kept as written where its elements cannot be read).
  */
-export function closeOpenBlocksOnOwnLine(text: string, options?: HiddenRunsOptions): string {
+export function closeOpenBlocksOnOwnLine(text: string, options?: OpenToYoursOptions): string {
   const closed = closeOpenBlocks(text, "either", options);
-  if (closed !== text) return `${closed}\n`;
+  // A tag written as text, and no closer (`see &lt;span hidden`), needs no line of its own:
+  // the words printed after it go on its line as they would have.
+  const bare =
+    closed === text || (options?.unread === undefined && closed === withoutUnendedTag(text));
+  if (!bare) return `${closed}\n`;
   // A link definition's title left open takes the lines after it as its own: a blank
   // line ends it (rev58c F4).
-  if (endsInOpenLinkTitle(text)) return text.endsWith("\n") ? `${text}\n` : `${text}\n\n`;
-  return endsWithBareRun(text) ? `${text}\n` : text;
+  if (endsInOpenLinkTitle(closed)) return closed.endsWith("\n") ? `${closed}\n` : `${closed}\n\n`;
+  return endsWithBareRun(closed) ? `${closed}\n` : closed;
 }
 
 /**
@@ -848,14 +1023,24 @@ export function closingAfter(before: string): string {
  * `<details>`, a hiding style: {@link closeHiddenRuns}, the reader a
  * repository's text in the prompt is closed by); "" when none. A tool's
  * output ending in `<div hidden>` took the files given on touch after it,
- * your glob rule among them, into the element (review rev58b F1).
+ * your glob rule among them, into the element (review rev58b F1). Undefined
+ * when it cannot be closed so; `onLimit` is then told the renderer's bound the
+ * check stopped at, if that is why (rev71b F2).
  */
-export function hiddenClosingAfter(before: string): string | undefined {
+export function hiddenClosingAfter(
+  before: string,
+  onLimit?: (limit: RenderLimit) => void,
+): string | undefined {
   // A fallback's text is not appended after (below), so closing it as a message of its own suffices.
-  const closed = closeHiddenRuns(before, {
-    withLine,
-    close: (t) => closeOpenComment(withBlockCloser(t)),
-  });
+  const closed = closeHiddenRuns(
+    before,
+    { withLine, close: (t) => closeOpenComment(withBlockCloser(t)) },
+    {
+      onFallback: (_, limit) => {
+        if (limit !== undefined) onLimit?.(limit);
+      },
+    },
+  );
   // Not closed after it but written as text (more HTML than one reading takes, or a `<plaintext>`):
   // what a host writes after it cannot be made to read as its own (rev61b F1).
   return closed.startsWith(before) ? closed.slice(before.length) : undefined;

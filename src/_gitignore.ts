@@ -47,12 +47,16 @@ export interface IgnoreRules {
   readonly folded: FoldedRules | undefined;
 }
 
-/** One ignore file's patterns case-folded: the matcher is made the first time a name asks for it. */
+/**
+ * One ignore file's patterns case-folded ({@link caseFolded}), matched case by case against a path
+ * lowercased: the matcher is made the first time a name asks for it.
+ */
 interface FoldedRules {
   readonly patterns: readonly string[];
   /**
-   * No pattern holds an uppercase letter or a class: then the folded verdict
-   * is `own`'s on the path with its ASCII letters lowercased, and no second
+   * The fold leaves every pattern as it is (no uppercase letter outside a
+   * class, no range over one, no `[:upper:]`): then the folded verdict is
+   * `own`'s on the path with its ASCII letters lowercased, and no second
    * matcher is made.
    */
   readonly lowercase: boolean;
@@ -271,13 +275,14 @@ export function addGitignore(
   // Read both ways, and each reading's verdict stands (verdictOf): `secrets.txt` then `!SECRETS.TXT`
   // leaves `secrets.txt` ignored (rev51a F1), and `secrets.yml` ignores `Secrets.yml` (rev69c F6).
   const tail = tailRegex(rebased);
-  const folded = rebased.some((one) => CASE_MATTERS.test(one))
-    ? {
-        patterns: rebased,
-        lowercase: !rebased.some((one) => UPPER_OR_CLASS.test(one)),
-        tail: tail && new RegExp(tail.source, "i"),
-      }
-    : undefined;
+  let folded: FoldedRules | undefined;
+  if (rebased.some((one) => CASE_MATTERS.test(one))) {
+    const patterns = rebased.map((one) => (UPPER_OR_CLASS.test(one) ? caseFolded(one) : one));
+    const lowercase = patterns.every((one, i) => one === rebased[i]);
+    // The tail, case-insensitive and asked of the name as it is, passes every name the folded
+    // patterns' own tails would pass lowercased (a class is any one character there).
+    folded = { patterns, lowercase, tail: tail && new RegExp(tail.source, "i") };
+  }
   return { parent: rules, own: newIgnore(false).add(rebased), tail, folded };
 }
 
@@ -326,7 +331,9 @@ function patternLines(bytes: string): { patterns: PatternLine[]; overlong: numbe
     const entry = nul === -1 && cut.endsWith("\r") ? cut.slice(0, -1) : cut;
     if (entry.startsWith("#")) continue;
     const pattern = trimTrailingSpaces(entry).replace(STAR_RUN, "**");
-    if (pattern === "") continue;
+    // A line with no pattern once its `!` and its one trailing `/` are read (`!`, `/`, `!/`) matches
+    // nothing for git; rebased, `!` was `!app/**/` and took back every folder below (rev71a F2).
+    if (NO_PATTERN.test(pattern)) continue;
     if ((boundedPattern(pattern) ?? pattern).length > MAX_PATTERN_LENGTH) overlong.push(line);
     else patterns.push({ text: pattern, line });
   }
@@ -334,6 +341,7 @@ function patternLines(bytes: string): { patterns: PatternLine[]; overlong: numbe
 }
 
 const UTF8_BOM = "\xef\xbb\xbf";
+const NO_PATTERN = /^!?\/?$/;
 const STAR_RUN = /\*{3,}/g;
 const MAX_PATTERN_LENGTH = 4096;
 
@@ -446,7 +454,8 @@ const STARS_ESCAPED_SLASH = /(^|\/)\*\*\\\//g;
  * never matches nothing (`**\\/x` is `*\/**\/x`). A line without a slash is
  * matched against a name, where git's `**` is a `*`.
  */
-export function asGitMatches(pattern: string): string[] {
+export function asGitMatches(line: string): string[] {
+  const pattern = lineEndKept(line);
   const negated = pattern.startsWith("!");
   let body = negated ? pattern.slice(1) : pattern;
   const folderOnly = body.endsWith("/");
@@ -463,6 +472,31 @@ export function asGitMatches(pattern: string): string[] {
   const bang = negated ? "!" : "";
   const end = folderOnly ? "/" : "";
   return bodies.map((one) => `${bang}${slashesUnescaped(one)}${end}`);
+}
+
+/**
+ * `pattern` with a last character CR (plain or escaped) written as the class
+ * `[\r]`, which matches the same one character. git has dropped the one CR
+ * before the line's LF already, and reads any other as part of the name
+ * (`!secrets.yml\r\r`, `!secrets.yml\r  ` are `!secrets.yml\r`), where
+ * `ignore`, handed a line, drops one more as a line ending: it took back
+ * `secrets.yml` (rev71a F4). A CR inside a class is left: that class is
+ * unclosed, and the pattern matches nothing with it or without it.
+ */
+function lineEndKept(pattern: string): string {
+  if (!pattern.endsWith("\r")) return pattern;
+  let last = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    last = i;
+    const c = pattern.charAt(i);
+    if (c === "\\") i++;
+    else if (c === "[") {
+      const close = classEnd(pattern, i);
+      if (close === i + 1) return pattern;
+      i = close - 1;
+    }
+  }
+  return `${pattern.slice(0, last)}[\r]`;
 }
 
 /**
@@ -498,33 +532,79 @@ function slashesUnescaped(body: string): string {
  * the next character, a range's end too (`[a-\\]]`); `[:name:]` is one
  * member, and a `[:` with no `:]` before the next `]` is a `[` (rev69c F1).
  */
-function classEnd(pattern: string, open: number): number {
+function classEnd(pattern: string, open: number, onRange?: RangeVisitor): number {
   const length = pattern.length;
   let i = open + 1;
   if (pattern.charAt(i) === "!" || pattern.charAt(i) === "^") i++;
-  // wildmatch's prev_ch: whether a `-` here would start a range.
-  let member = false;
+  // wildmatch's prev_ch: the member a `-` here would start a range from, or "" when none.
+  let prev = "";
   for (let first = true; i < length; i++, first = false) {
     const c = pattern.charAt(i);
     if (c === "]" && !first) return i + 1;
     if (c === "\\") {
       if (++i === length) break;
-      member = true;
-    } else if (c === "-" && member && i + 1 < length && pattern.charAt(i + 1) !== "]") {
+      prev = pattern.charAt(i);
+    } else if (c === "-" && prev !== "" && i + 1 < length && pattern.charAt(i + 1) !== "]") {
       if (pattern.charAt(++i) === "\\" && ++i === length) break;
-      member = false;
+      onRange?.(i + 1, prev, pattern.charAt(i));
+      prev = "";
     } else if (c === "[" && pattern.charAt(i + 1) === ":") {
       const close = pattern.indexOf("]", i + 2);
       if (close === -1) break;
       // `[:]` or no `:]`: a plain `[`, and the scan goes on after it.
       const named = close > i + 2 && pattern.charAt(close - 1) === ":";
+      if (named && pattern.slice(i + 2, close - 1) === "upper") onRange?.(close + 1, "A", "Z");
       if (named) i = close;
-      member = !named;
+      prev = named ? "" : "[";
     } else {
-      member = true;
+      prev = c;
     }
   }
   return open + 1;
+}
+
+/** Told of each range of a class (and `[:upper:]`, as `A-Z`): where it ends, and its ends as written. */
+type RangeVisitor = (end: number, low: string, high: string) => void;
+
+/**
+ * `pattern` (as `ignore` reads it) written so that, matched case by case
+ * against a path whose ASCII letters are lowercased, it matches what git's
+ * wildmatch matches with `WM_CASEFOLD` (`core.ignoreCase=true`), which
+ * lowercases the path's letter and the pattern's unescaped letter but
+ * compares a class's single members, and an escaped letter, as written: so
+ * `[!S]` matches `S` and `[S]` or `\S` match nothing there (an uppercase
+ * letter is never a folded path's), while a range also matches a lowercase
+ * letter whose uppercase it holds and `[:upper:]` any letter (rev71a F3: the
+ * folded reading was a case-insensitive regular expression, where `[!S]`
+ * shuns `s` and `S` alike and `![S]` took back `Secrets.yml`). So letters
+ * outside classes are lowercased and each range gets, right after it, the
+ * lowercase range of its uppercase letters (`[A-Z]` is `[A-Za-z]`). An
+ * unclosed class matches nothing either way, and is left.
+ */
+export function caseFolded(pattern: string): string {
+  let out = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern.charAt(i);
+    if (c === "\\") {
+      out += pattern.slice(i, i + 2);
+      i++;
+    } else if (c === "[") {
+      let from = i;
+      const close = classEnd(pattern, i, (end, low, high) => {
+        const a = Math.max(low.charCodeAt(0), 0x41);
+        const b = Math.min(high.charCodeAt(0), 0x5a);
+        if (a > b) return;
+        out += `${pattern.slice(from, end)}${String.fromCharCode(a + 32)}-${String.fromCharCode(b + 32)}`;
+        from = end;
+      });
+      if (close === i + 1) return pattern;
+      out += pattern.slice(from, close);
+      i = close - 1;
+    } else {
+      out += c >= "A" && c <= "Z" ? c.toLowerCase() : c;
+    }
+  }
+  return out;
 }
 
 /**
@@ -626,7 +706,7 @@ function mayMatch(tail: RegExp | null, name: string | null): boolean {
 
 /** `fold`'s matcher, made the first time it is asked for. */
 function foldedMatcher(fold: FoldedRules): Ignore {
-  fold.matcher ??= newIgnore(true).add(fold.patterns);
+  fold.matcher ??= newIgnore(false).add(fold.patterns);
   return fold.matcher;
 }
 
@@ -655,7 +735,9 @@ function verdictOf(rules: IgnoreRules | undefined, path: string, name: string | 
       const fold = level.folded;
       let other = verdict;
       if (fold !== undefined && !fold.lowercase) {
-        other = mayMatch(fold.tail, name) ? testOneLevel(foldedMatcher(fold), path) : NO_VERDICT;
+        other = mayMatch(fold.tail, name)
+          ? testOneLevel(foldedMatcher(fold), lowerPath)
+          : NO_VERDICT;
       } else if (fold !== undefined && lowerPath !== path) {
         other = mayMatch(level.tail, lowerName) ? testOneLevel(level.own, lowerPath) : NO_VERDICT;
       } else if (!sensitive && mayMatch(level.tail, name)) {

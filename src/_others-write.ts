@@ -1,19 +1,10 @@
-import {
-  closeSync,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readlinkSync,
-  readSync,
-  type Stats,
-  statSync,
-} from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { userInfo } from "node:os";
-import { dirname, isAbsolute, join, parse, resolve, sep } from "node:path";
 
 // Who besides you may write an entry, by its stats alone: the one rule of the
 // door's planted-file test, the project root's marker test, the PATH search
-// for a system binary, the cache folder and `export --out` (review rev68a F1:
+// for a system binary (walked from `/` by `_shared-way.ts`), the cache folder
+// and `export --out` (review rev68a F1:
 // the door read the other bit only, so a group member's AGENTS.md in a setgid
 // team share was the repository's). A POSIX ACL's mask stands in the group
 // bits, so a folder whose ACL lets another user write reads as group-writable,
@@ -48,94 +39,6 @@ export function othersWrite(s: WriteBits): string | undefined {
 /** Whether a user other than you (or root) may write an entry with these stats: {@link othersWrite}. */
 export function othersMayWrite(s: WriteBits): boolean {
   return othersWrite(s) !== undefined;
-}
-
-/** The sticky bit: in such a folder only a file's owner, the folder's and root may rename or remove it. */
-const STICKY = 0o1000;
-
-/**
- * The first folder on the way to `path` that another user may write in
- * ({@link othersMayWrite}), said as `FOLDER: writable by other users (mode
- * 2775, owned by uid N)`; undefined when none. The way: every folder a name
- * of `path` is looked up in ({@link foldersOnWay}: from `/` down, each link
- * followed where it leads, so the folder a link lies in and those its target
- * goes through count); a folder not there yet ends it (sysprompt makes it,
- * its own). Whoever may rename an entry in one of them may rename the file, or
- * a folder holding it, away and put his own in its place: the export file an
- * agent reads as its system prompt at each start, or a cache sysprompt trusts
- * (review rev58d F6 for `export --out`; rev71d F6: a cache folder of yours
- * below a `root:team 2775` share). A sticky folder of yours or root's (`/tmp`)
- * is not one: no one else may rename your entry in it. The one walk of
- * `export --out` and of sysprompt's cache folder.
- */
-export function sharedFolderOn(path: string): string | undefined {
-  const me = process.getuid?.();
-  if (me === undefined) return undefined;
-  const seen = new Set<string>();
-  for (const at of foldersOnWay(path)) {
-    if (seen.has(at)) continue;
-    seen.add(at);
-    let s: Stats;
-    try {
-      s = statSync(at);
-    } catch {
-      continue; // gone since the walk: nothing there to swap
-    }
-    if (!othersMayWrite(s)) continue;
-    if ((s.mode & STICKY) !== 0 && (s.uid === me || s.uid === 0)) continue;
-    const mode = (s.mode & 0o7777).toString(8).padStart(4, "0");
-    return `${at}: writable by other users (mode ${mode}${s.uid === me ? "" : `, owned by uid ${s.uid}`})`;
-  }
-  return undefined;
-}
-
-/** How many links a path's way may go through, as the kernel's `MAXSYMLINKS`. */
-const MAX_LINKS = 40;
-
-/**
- * Every folder the kernel looks a name of `path` up in, by its real path, in
- * the order it does: from the root down, a link's target put in its place
- * (from the root again when it is absolute; `..` is the real folder's
- * parent), at most {@link MAX_LINKS} links. Ends at a name that is not there
- * (what is below it is made later), at a file, or at a link it cannot read;
- * `path` itself, when it is a folder, is the last one. (POSIX paths.)
- */
-export function* foldersOnWay(path: string): Generator<string> {
-  const given = resolve(path);
-  const rest = given.split(sep).filter((n) => n !== "");
-  const root = parse(given).root;
-  let at = root;
-  yield at;
-  for (let links = 0; rest.length > 0; ) {
-    const name = rest.shift() ?? "";
-    if (name === ".") continue;
-    if (name === "..") {
-      at = dirname(at); // a real folder's parent, already on the way
-      continue;
-    }
-    const next = join(at, name);
-    let s: Stats;
-    try {
-      s = lstatSync(next);
-    } catch {
-      return;
-    }
-    if (s.isSymbolicLink()) {
-      let target: string;
-      try {
-        target = readlinkSync(next);
-      } catch {
-        return;
-      }
-      if (++links > MAX_LINKS) return;
-      if (isAbsolute(target)) at = root;
-      rest.unshift(...target.split(sep).filter((n) => n !== ""));
-      continue;
-    }
-    if (!s.isDirectory()) return;
-    at = next;
-    yield at;
-  }
 }
 
 /** What the system's files say of its users and groups, read once a process. */

@@ -1,9 +1,9 @@
 import { dirname, join, parse, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "./_fs.js";
 import { lstatKindOrMissing, realpath } from "./_io.js";
-import { foldersOnWay } from "./_others-write.js";
-import { isWithin, PROCESS_RELATIVE } from "./_paths.js";
+import { isWithin } from "./_paths.js";
 import { UnsafePathError } from "./_safe-write.js";
+import { processRelativeOnTheWay } from "./_shared-way.js";
 import {
   type HeldEnd,
   heldLinks,
@@ -76,7 +76,7 @@ export async function outputTarget(
   path: string,
   o: { cwd: string; home: string; renderCwd?: string | undefined },
 ): Promise<OutputTarget> {
-  const magic = processRelativeOnWay(path);
+  const magic = processRelativeOnTheWay(path);
   if (magic !== undefined) {
     throw new UnsafePathError(
       "unsafe-target",
@@ -87,26 +87,6 @@ export async function outputTarget(
   const { tree, ...target } = await namedPlace(path, o);
   if (tree?.kind !== "shared" || target.within === undefined) return target;
   return homeByItsRealPath(target as Required<OutputTarget>, o.home);
-}
-
-/**
- * The first {@link PROCESS_RELATIVE} folder `path` names, as written or on
- * its way ({@link foldersOnWay}: a link on it that leads there, `~/here ->
- * /proc/self/cwd`), or undefined. Before, `render -o /proc/self/cwd/x.md`
- * wrote through that magic link, and `export --out /proc/self/cwd/e.md`
- * printed a setting line naming a different file in each folder the agent
- * starts in (review rev71d F5).
- */
-function processRelativeOnWay(path: string): string | undefined {
-  if (sep !== "/") return undefined;
-  const within = (at: string) => PROCESS_RELATIVE.find((folder) => isWithin(at, folder));
-  const written = within(resolve(path));
-  if (written !== undefined) return written;
-  for (const at of foldersOnWay(path)) {
-    const found = within(at);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }
 
 /**

@@ -7,11 +7,13 @@
 import { pushAll } from "./_arrays.js";
 import {
   apartFromLineAbove,
+  BACKTICK_REFERENCE,
   closedOpenToYours,
   closeOpenBlocksOnOwnLine,
+  endsParagraph,
   firstLineNoUnderline,
-  lastLineOpenToYours,
   type OpenToYoursOptions,
+  paragraphStartBefore,
 } from "./_fence.js";
 import { LATIN_LETTERS } from "./_latin-letters.js";
 import { valueWithoutLinkDefinitions, withoutLinkDefinitions } from "./_link-definitions.js";
@@ -1863,9 +1865,6 @@ function lineValue(line: string): string {
   return lineOpeningNoBlock(text.startsWith("[") ? `&#91;${text.slice(1)}` : text);
 }
 
-/** How {@link lineValue} writes a backtick: a reference, no code span's or fence's delimiter. */
-const BACKTICK_REFERENCE = "&#96;";
-
 /**
  * `text` as an XML value ({@link escapeXml}) and, given `names` (a
  * repository's text), with every tag of them made literal after it
@@ -2398,16 +2397,17 @@ function leadingOpenerAt(line: string): number {
  * header ({@link firstLineNoUnderline}), as a one-line value's does not; it
  * defines no link label, read whole or from its second line on
  * ({@link valueWithoutLinkDefinitions}); your words printed after it on its
- * last line are shown ({@link lastLineOpenToYours}).
+ * last line are shown and in no table cell of its ({@link closedOpenToYours},
+ * one check charged once).
  */
 export function valueText(text: string, names: ReadonlySet<string>): string {
   if (!text.includes("\n")) return nameText(text, names);
   const escaped = escapeWrapperTags(firstLineNoUnderline(oneLine(text, true)), names);
   const held = escaped.includes("<!--") ? escaped.replaceAll("<!--", "&lt;!--") : escaped;
-  // Printed after your words (`Team: {{vars.team}}`), read from a block start of its own (rev66f F1).
-  const closed = closeOpenBlocksOnOwnLine(valueWithoutLinkDefinitions(edgesAsText(held)));
-  // Your words after it on its last line are shown (rev67b F4).
-  return apartFromLineAbove(lastLineOpenToYours(closed, " "));
+  // Printed after your words (`Team: {{vars.team}}`), read from a block start of its own (rev66f F1);
+  // your words after it on its last line are shown (rev67b F4), in no table cell of its (rev68f F2).
+  const closed = closedOpenToYours(valueWithoutLinkDefinitions(edgesAsText(held)), " ");
+  return apartFromLineAbove(closed);
 }
 
 /**
@@ -2428,12 +2428,7 @@ function edgesAsText(text: string): string {
   const lastStart = text.lastIndexOf("\n") + 1;
   // Your words continue its lines after its last blank line, or after its last fence line (a
   // fence's closer ends that paragraph: your words start one of their own after it).
-  let paragraph = lastStart;
-  while (paragraph > 0) {
-    const lineStart = text.lastIndexOf("\n", paragraph - 2) + 1;
-    if (endsParagraph(text.slice(lineStart, paragraph - 1))) break;
-    paragraph = lineStart;
-  }
+  const paragraph = paragraphStartBefore(text, lastStart);
   const ticks = (piece: string) =>
     piece.includes("`") ? piece.replaceAll("`", BACKTICK_REFERENCE) : piece;
   const first = ticks(text.slice(0, firstEnd));
@@ -2443,25 +2438,6 @@ function edgesAsText(text: string): string {
   // A fence line last: your words start a line of their own after it (its closer, or the one added).
   const lastLine = endsParagraph(end) ? end : ticks(end);
   return `${first}${middle}${last}${lastLineNoCode(lastLine)}`;
-}
-
-/**
- * Whether `line` is blank or a fence's opener or closer: the lines after it
- * are a paragraph of their own. A run of backticks with a backtick after it
- * (```` ```a`` ````) is no fence to CommonMark, but paragraph text that your
- * words after the value continue (review rev70a F4). Linear.
- */
-function endsParagraph(line: string): boolean {
-  if (/^[ \t\r]*$/.test(line)) return true;
-  let at = 0;
-  while (at < 3 && line[at] === " ") at++;
-  const c = line[at];
-  if (c !== "`" && c !== "~") return false;
-  if (line[at + 1] !== c || line[at + 2] !== c) return false;
-  if (c === "~") return true;
-  let end = at + 3;
-  while (line[end] === "`") end++;
-  return !line.includes("`", end);
 }
 
 /**

@@ -20,7 +20,11 @@ import { finishRules, type LoadedRules, type RuleAccount } from "./gather/rules/
 import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import type { AppendPart } from "./locate/custom.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
-import { fallbackMessage, type HtmlFallback } from "./prompt-templates/hidden-closers.js";
+import {
+  fallbackMessage,
+  type HtmlFallback,
+  type RenderLimit,
+} from "./prompt-templates/hidden-closers.js";
 import { type CheckBudget, withCheckBudget } from "./sections/html-reading.js";
 import type { CustomPrompt } from "./sections/render.js";
 import { closedDescription, MAX_SKILLS_INDEX_BYTES, skillsForIndex } from "./skills/format.js";
@@ -131,7 +135,8 @@ function assembleInBudget(input: PromptDataInputs): ReturnType<typeof assemblePr
       origin === "user"
         ? { unread: () => closing.push(unreadWarning(path)) }
         : {
-            onFallback: (fallback) => closing.push(markupAsTextDiagnostic(path, fallback)),
+            onFallback: (fallback, limit) =>
+              closing.push(markupAsTextDiagnostic(path, fallback, limit)),
             onEscaped: () =>
               closing.push({
                 level: "warning",
@@ -296,11 +301,15 @@ function assembleInBudget(input: PromptDataInputs): ReturnType<typeof assemblePr
  * prompt after it is shown (more markup or closers than a reading takes, a
  * `<plaintext>`, or a check by the renderer that failed: rev64e).
  */
-function markupAsTextDiagnostic(path: string, fallback: HtmlFallback): Diagnostic {
+function markupAsTextDiagnostic(
+  path: string,
+  fallback: HtmlFallback,
+  limit?: RenderLimit,
+): Diagnostic {
   return {
     level: "warning",
     code: "context-markup-as-text",
-    message: fallbackMessage(fallback),
+    message: fallbackMessage(fallback, limit),
     path,
   };
 }

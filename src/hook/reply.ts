@@ -1,6 +1,7 @@
 import { blockClosingAfter, HOST_RESULT_CHECK_CHARS, hiddenClosingAfter } from "../_fence.js";
 import { wellFormed } from "../_text.js";
 import type { TextCap, TextMeasure } from "../gather/context/index.js";
+import { type RenderLimit, renderLimitWords } from "../prompt-templates/hidden-closers.js";
 import { EMPTY_COMMENT, MARKDOWN_BLOCKS, withCheckBudget } from "../sections/html-reading.js";
 import { HOOK_EVENTS, type HookAgent, type ToolAgent } from "./input.js";
 
@@ -197,13 +198,22 @@ export function replyStart(
       nothing: `ends inside an HTML comment or block whose closer (${JSON.stringify(closer.trim())}) Gemini CLI writes with &lt; and &gt;, which close nothing`,
     };
   // An element no reader shows left open (`<div hidden>`): its end tag would arrive as `&lt;/div&gt;`.
+  let limit: RenderLimit | undefined;
   const hidden = withCheckBudget(
-    () => hiddenClosingAfter(`${before}${geminiShows(closer)}`),
+    () =>
+      hiddenClosingAfter(`${before}${geminiShows(closer)}`, (l) => {
+        limit ??= l;
+      }),
     HOST_RESULT_CHECK_CHARS,
   );
+  // The renderer's bound the check stopped at, said as it is (rev71b F2: 129 `> ` and no `<` "held HTML").
+  if (hidden === undefined && limit !== undefined)
+    return {
+      nothing: `${renderLimitWords(limit)}, so the check could not tell whether its end hides the files after it`,
+    };
   if (hidden === undefined)
     return {
-      nothing: `holds HTML whose end sysprompt could not read or close so that the files after it are shown (an element nothing closes, such as <plaintext>, more HTML than one reading takes, or Markdown the check does not finish)`,
+      nothing: `holds HTML whose end sysprompt could not read or close so that the files after it are shown (an element nothing closes, such as <plaintext>, or more HTML than one reading takes)`,
     };
   if (hidden !== "")
     return {

@@ -16,7 +16,11 @@ import {
 } from "../_prompt-text.js";
 import { toolEntry } from "../gather/guidelines/tools.js";
 import type { AppendPart, NormalizedOptions } from "../options.js";
-import { fallbackMessage, type HtmlFallback } from "../prompt-templates/hidden-closers.js";
+import {
+  fallbackMessage,
+  type HtmlFallback,
+  type RenderLimit,
+} from "../prompt-templates/hidden-closers.js";
 import { withCheckBudget } from "../sections/html-reading.js";
 import { CALLS_PARTIAL } from "../sections/layer.js";
 import type { CustomPrompt } from "../sections/render.js";
@@ -179,11 +183,11 @@ export function printedParts(
   wrappers: ReadonlySet<string>,
   warn?: (warning: Diagnostic) => void,
 ): AppendPart[] {
-  const theirs = (p: AppendPart) => (fallback: HtmlFallback) =>
+  const theirs = (p: AppendPart) => (fallback: HtmlFallback, limit?: RenderLimit) =>
     warn?.({
       level: "warning",
       code: "append-markup-as-text",
-      message: fallbackMessage(fallback),
+      message: fallbackMessage(fallback, limit),
       ...(p.path === undefined ? {} : { path: p.path }),
     });
   return withCheckBudget(() =>

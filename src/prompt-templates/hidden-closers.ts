@@ -3,6 +3,7 @@ import {
   followingShown,
   OVER_BUDGET_WORDS,
   paidCheck,
+  type RenderLimit,
   withHtmlClosed,
 } from "../sections/html-reading.js";
 import { markdownAsHtml } from "../sections/markdown-html.js";
@@ -64,7 +65,11 @@ function checkedClosing(
   blocks: BlockClosing,
   { onFallback, unread }: HiddenRunsOptions,
 ): string {
-  const closed = withHtmlClosed(text, blocks.withLine);
+  // The renderer's bound the check stopped at, if that is why it gave up: said so (rev71b F1).
+  let limit: RenderLimit | undefined;
+  const closed = withHtmlClosed(text, blocks.withLine, (l) => {
+    limit ??= l;
+  });
   if (closed !== undefined) return closed;
   if (unread !== undefined) {
     unread();
@@ -75,13 +80,13 @@ function checkedClosing(
   const asText = blocks.close(markupAsText(text));
   if (!checkAffordable(asText)) return overBudget(text, blocks, { onFallback });
   if (followingShown(asText)) {
-    onFallback?.("markup-as-text");
+    onFallback?.("markup-as-text", limit);
     return asText;
   }
   const everyLt = blocks.close(everyLtOf(text));
   if (!checkAffordable(everyLt)) return overBudget(text, blocks, { onFallback });
   const shown = followingShown(everyLt);
-  onFallback?.(shown ? "every-lt" : "dropped");
+  onFallback?.(shown ? "every-lt" : "dropped", limit);
   return shown ? everyLt : "";
 }
 
@@ -104,15 +109,19 @@ function everyLtOf(text: string): string {
   return text.replaceAll("<", "&lt;");
 }
 
+export type { RenderLimit };
+
 /** What {@link closeHiddenRuns} did with a text it could not close: its markup written as text, every `<` written `&lt;`, or the text left out; `over-budget`: every `<` written `&lt;`, the check's budget spent ({@link withCheckBudget}). */
 export type HtmlFallback = "markup-as-text" | "every-lt" | "dropped" | "over-budget";
 
 /**
  * What a warning says of a repository's text that took `fallback` (a
  * context or rule file, a project's section, partial or appended part):
- * one wording, so the budget's is never read as a text left open (rev66e F7).
+ * one wording, so the budget's is never read as a text left open (rev66e F7),
+ * nor a text the renderer's bound stopped the check of (`limit`, told by
+ * {@link closeHiddenRuns}'s `onFallback`: {@link renderLimitWords}, rev71b F1).
  */
-export function fallbackMessage(fallback: HtmlFallback): string {
+export function fallbackMessage(fallback: HtmlFallback, limit?: RenderLimit): string {
   if (fallback === "over-budget") return OVER_BUDGET_WORDS;
   const what =
     fallback === "dropped"
@@ -120,13 +129,29 @@ export function fallbackMessage(fallback: HtmlFallback): string {
       : fallback === "every-lt"
         ? "every < in it is written as text (&lt;)"
         : "its HTML is written as text";
+  if (limit !== undefined)
+    return `${renderLimitWords(limit)}, so the check could not tell whether its end hides the prompt after it: ${what}`;
   return `leaves HTML open at its end that could not be closed so that the prompt after it is shown (too much of it, or a <plaintext>): ${what}`;
+}
+
+/**
+ * Why the check of a text stopped at a bound of the renderer's
+ * ({@link RenderLimit}), said of the text: the one wording of each cause, for
+ * {@link fallbackMessage} and Gemini CLI's hook alike (rev71b F1, F2: 129
+ * nested `>` with no `<` at all were said to hold HTML left open).
+ */
+export function renderLimitWords(limit: RenderLimit): string {
+  if (limit.kind === "depth")
+    return `nests block quotes and list items ${limit.depth} deep, deeper than the ${limit.most} levels sysprompt's HTML check reads`;
+  if (limit.kind === "walk")
+    return `keeps block quotes and list items open over more lines than sysprompt's HTML check reads (${limit.most.toLocaleString("en-US")} in all, each counted once for each line it is open on)`;
+  return "is more work for the Markdown renderer than sysprompt's HTML check allows (such as a long paragraph dense with code spans, links or emphasis)";
 }
 
 /** How {@link closeHiddenRuns} tells what it did: `onFallback` for a text not yours, `unread` marks the text as yours. */
 export interface HiddenRunsOptions {
-  /** Called with the fallback taken for a text that could not be closed. */
-  onFallback?: (fallback: HtmlFallback) => void;
+  /** Called with the fallback taken for a text that could not be closed, and the renderer's bound its check stopped at, if that is why ({@link fallbackMessage}). */
+  onFallback?: (fallback: HtmlFallback, limit?: RenderLimit) => void;
   /** Given for a text of yours: kept as you wrote it when it cannot be closed, and this called. */
   unread?: () => void;
 }

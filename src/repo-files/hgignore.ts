@@ -13,6 +13,7 @@ import {
   regexSize,
   Unreadable,
 } from "./linear-regex.js";
+import { holdsHgWorkingCopy } from "./project-root.js";
 
 /** A `.hgignore` larger than this is read up to here, and the rest makes everything private. */
 const MAX_HGIGNORE_BYTES = 256 * 1024;
@@ -38,8 +39,8 @@ export interface HgIgnore {
 }
 
 /**
- * The `.hgignore` of `root` when `root` is a Mercurial working copy (it holds
- * a `.hg` folder), else undefined. Only the top's file counts, as for
+ * The `.hgignore` of `root`, a Mercurial working copy's top (see
+ * {@link holdsHgWorkingCopy}), or undefined. Only the top's file counts, as for
  * Mercurial (a nested one is read only through `subinclude:`). The file is
  * read as the door's in-tree ignore files are: a capped regular file, never
  * through a link (Mercurial follows one; it is then a cut, so the door
@@ -47,7 +48,6 @@ export interface HgIgnore {
  * which finds the working copy a path is in.
  */
 async function readHgIgnore(root: string): Promise<HgIgnore | undefined> {
-  if ((await lstatKindOrMissing(join(root, ".hg"))) !== "dir") return undefined;
   const read = await readCappedBytes(join(root, ".hgignore"), MAX_HGIGNORE_BYTES, {
     follow: false,
   });
@@ -86,7 +86,8 @@ export async function hgIgnoreAround(
   const home = resolve(stops.home ?? homeFolder());
   const homes = [home, await realpathOrSelf(home)];
   for (let dir = root; ; ) {
-    if ((await lstatKindOrMissing(join(dir, ".hg"))) === "dir") {
+    // A `.hg` folder, or a link to one (rev71a F6: a linked `.hg` marked nothing, no rules read).
+    if (await holdsHgWorkingCopy(dir)) {
       const rules = await readHgIgnore(dir);
       if (rules === undefined) return undefined;
       const at = relative(dir, root).split(sep).join("/");
@@ -118,16 +119,56 @@ const SYNTAXES: readonly (readonly [string, string])[] = [
   ["subinclude", "subinclude"],
 ];
 
+/**
+ * The syntax names of hg-core, the Rust status Mercurial runs when it is built
+ * with its Rust extensions: Python's and `path`, `relpath`, `filepath`,
+ * `rootfilesin`, `relglob`, `relre`, each also as a line's `NAME:` prefix
+ * (`include` and `subinclude` only with their colon). A line is read both
+ * ways, as git's rules are read both ways (either reading ignoring it counts).
+ */
+const RUST_SYNTAXES: readonly (readonly [string, string])[] = [
+  ...SYNTAXES.filter(([s]) => s !== "include" && s !== "subinclude"),
+  ["relre", "relre:"],
+  ["relglob", "relglob:"],
+  ["path", "path:"],
+  ["relpath", "path:"],
+  ["filepath", "filepath:"],
+  ["rootfilesin", "rootfilesin:"],
+  ["include", "include:"],
+  ["subinclude", "subinclude:"],
+];
+
 /** What Mercurial appends to a glob in an ignore file: the path, or a folder above it. */
 const GLOB_SUFFIX = "(?:/|$)";
 
 /**
+ * The regular expression's source of one pattern of kind `kind` (a reading's
+ * kind other than an include). A glob or a path is normalised as a path first
+ * (`_donormalize`'s `util.normpath`, hg-core's `normalize_path_bytes`):
+ * `secrets/`, `./x`, `a/../x` and `a//b` are `secrets`, `x`, `x` and `a/b` to
+ * Mercurial (rev71a F1); a regular expression is not.
+ */
+function sourceOf(kind: string, pattern: string): string {
+  if (kind === "relre:") return pattern.startsWith("^") ? pattern : `.*${pattern}`;
+  if (kind === "relglob:") return `(?:|.*/)${globRegex(normpath(pattern))}${GLOB_SUFFIX}`;
+  if (kind === "rootglob:") return globRegex(normpath(pattern)) + GLOB_SUFFIX;
+  if (kind === "filepath:") return `${literalRegex(pattern)}$`;
+  const path = normpath(pattern);
+  if (kind === "rootfilesin:") return `${path === "." ? "" : `${literalRegex(path)}/`}[^/]+$`;
+  // `path:` and `relpath:`, rooted alike: `.` is the top, every path below it.
+  return path === "." ? "" : literalRegex(path) + GLOB_SUFFIX;
+}
+
+/**
  * The rules of a `.hgignore`'s bytes (a latin1 string), read line by line as
- * Mercurial's `readpatternfile` reads them; the first line it cannot read is
+ * Mercurial's `readpatternfile` reads them, and as hg-core's
+ * `parse_pattern_file_contents` does where it reads otherwise (a path is
+ * ignored when either reading ignores it); the first line it cannot read is
  * the cut.
  */
 export function compileHgIgnore(bytes: string): HgIgnore {
   let syntax = "relre:";
+  let rustSyntax = "relre:";
   let cut: string | undefined;
   const trees: ReturnType<typeof parseRegex>[] = [];
   let total = 0;
@@ -143,6 +184,7 @@ export function compileHgIgnore(bytes: string): HgIgnore {
       const found = SYNTAXES.find(([s]) => s === name);
       // An unknown name is passed over with a warning by Mercurial, its syntax kept.
       if (found) syntax = found[1];
+      rustSyntax = RUST_SYNTAXES.find(([s]) => s === name)?.[1] ?? rustSyntax;
       continue;
     }
     let kind = syntax;
@@ -167,16 +209,27 @@ export function compileHgIgnore(bytes: string): HgIgnore {
         continue;
       }
       // `includes/x` is taken as an include by Mercurial's prefix test, which then reads the
-      // whole line as a rooted glob. Read it so, and in the syntax in force: each only makes more private.
-      sources.push(globRegex(line) + GLOB_SUFFIX);
+      // whole line as a rooted glob, made canonical first (`pathutil.canonpath`: `includes/../x`
+      // is `x`, `include/..` the top, which ignores everything; one that leaves the top stops
+      // Mercurial). Read it so, and in the syntax in force: each only makes more private.
+      const canonical = normpath(line);
+      if (canonical === ".." || canonical.startsWith("../")) {
+        cut ??= `.hgignore line ${lineNo}: a pattern that leaves the working copy (Mercurial stops at it)`;
+        continue;
+      }
+      sources.push(canonical === "." ? "" : globRegex(canonical) + GLOB_SUFFIX);
       kind = syntax;
       pattern = line;
     }
-    if (kind === "include" || kind === "subinclude") {
-      // Under `syntax: include` the rooted glob above is all.
-    } else if (kind === "relre:") sources.push(pattern.startsWith("^") ? pattern : `.*${pattern}`);
-    else if (kind === "relglob:") sources.push(`(?:|.*/)${globRegex(pattern)}${GLOB_SUFFIX}`);
-    else sources.push(globRegex(pattern) + GLOB_SUFFIX);
+    // Under `syntax: include` the rooted glob above is all.
+    if (kind !== "include" && kind !== "subinclude") sources.push(sourceOf(kind, pattern));
+    // hg-core's reading, where it differs (a `path:` line, a `syntax: relpath`): its include is
+    // Python's too (a cut above).
+    const rust = RUST_SYNTAXES.find(([s]) => line.startsWith(`${s}:`));
+    const rustKind = rust?.[1] ?? rustSyntax;
+    if (rustKind !== kind && !rustKind.includes("include")) {
+      sources.push(sourceOf(rustKind, rust ? line.slice(rust[0].length + 1) : line));
+    }
     try {
       for (const source of sources) {
         const tree = parseRegex(source);
@@ -235,12 +288,21 @@ function stripComment(line: string): string {
 
 const REGEX_SPECIAL = /[.^$*+?()[\]{}|\\/\-&~# \t\n\r\v\f]/;
 
+/** One character of a pattern as a regular expression's literal. */
+const escaped = (c: string) => (REGEX_SPECIAL.test(c) ? `\\${c}` : c);
+
+/** A path as a regular expression matching it literally (Python's `re.escape`). */
+function literalRegex(path: string): string {
+  let res = "";
+  for (const c of path) res += escaped(c);
+  return res;
+}
+
 /** Mercurial's `_globre`: a glob as a regular expression's source. */
 export function globRegex(pat: string): string {
   let res = "";
   let group = 0;
   const n = pat.length;
-  const escaped = (c: string) => (REGEX_SPECIAL.test(c) ? `\\${c}` : c);
   for (let i = 0; i < n; ) {
     const c = pat.charAt(i++);
     if (!"*?[{},\\".includes(c)) {
@@ -284,6 +346,28 @@ export function globRegex(pat: string): string {
     } else res += escaped(c);
   }
   return res;
+}
+
+/**
+ * Python's `posixpath.normpath`, which Mercurial's `util.normpath` is on a
+ * POSIX system (and hg-core's `normalize_path_bytes`): empty and `.` names
+ * dropped, a `..` taking the name before it away (one at the start stays),
+ * one or two leading slashes kept (three or more are one), `.` for nothing.
+ */
+export function normpath(path: string): string {
+  if (path === "") return ".";
+  let lead = 0;
+  while (path.charAt(lead) === "/") lead++;
+  if (lead > 2) lead = 1;
+  const names: string[] = [];
+  for (const name of path.split("/")) {
+    if (name === "" || name === ".") continue;
+    if (name !== ".." || (lead === 0 && names.length === 0) || names.at(-1) === "..") {
+      names.push(name);
+    } else if (names.length > 0) names.pop();
+  }
+  const out = "/".repeat(lead) + names.join("/");
+  return out === "" ? "." : out;
 }
 
 /** `text` without its leading and trailing ASCII blanks (Python's `bytes.strip()`). */

@@ -7,6 +7,7 @@ import {
   ownerOrMissingSync,
   realpath,
   type StatKind,
+  statKind,
   statOrUndefinedSync,
 } from "../_io.js";
 import { othersWrite } from "../_others-write.js";
@@ -365,10 +366,12 @@ export async function holdsRepository(dir: string): Promise<boolean> {
  * file named `.fslckout`, `_FOSSIL_` or (older) `.fos`. A colocated Jujutsu
  * clone, and an `hg-git` or `git-svn` mirror, hold a `.git` as well. The one
  * list of such kinds: a kind added here is a repository of its own below a
- * root ({@link holdsOtherClone}), which only takes away.
+ * root ({@link holdsOtherClone}), which only takes away. `follows`: a link to
+ * the kind counts too, as the tool follows one.
  */
-const OTHER_CLONES: readonly { readonly path: string; readonly kind?: StatKind }[] = [
-  { path: ".hg", kind: "dir" },
+const OTHER_CLONES: readonly OtherClone[] = [
+  // Mercurial finds its repository with `os.path.isdir(".hg")`, which follows a link (rev71a F6).
+  { path: ".hg", kind: "dir", follows: true },
   { path: join(".jj", "repo") },
   { path: ".svn", kind: "dir" },
   { path: ".sl", kind: "dir" },
@@ -391,13 +394,33 @@ export async function holdsOtherClone(dir: string): Promise<boolean> {
   return (await otherCloneMarker(dir)) !== undefined;
 }
 
+interface OtherClone {
+  readonly path: string;
+  readonly kind?: StatKind;
+  readonly follows?: true;
+}
+
+/** Whether `dir` holds the marker `c` (one `lstat`, and a `stat` of a link `c` follows). */
+async function holdsMarker(dir: string, c: OtherClone): Promise<boolean> {
+  const path = join(dir, c.path);
+  let kind = await lstatKindOrMissing(path).catch(() => undefined);
+  if (kind === "link" && c.follows) kind = await statKind(path).catch(() => undefined);
+  return kind !== undefined && (c.kind ?? kind) === kind;
+}
+
 /** The first marker of {@link OTHER_CLONES} `dir` holds, undefined when none. */
 async function otherCloneMarker(dir: string): Promise<string | undefined> {
-  const kinds = await Promise.all(
-    OTHER_CLONES.map((c) => lstatKindOrMissing(join(dir, c.path)).catch(() => undefined)),
-  );
-  return OTHER_CLONES.find((c, i) => kinds[i] !== undefined && (c.kind ?? kinds[i]) === kinds[i])
-    ?.path;
+  const held = await Promise.all(OTHER_CLONES.map((c) => holdsMarker(dir, c)));
+  return OTHER_CLONES.find((_, i) => held[i])?.path;
+}
+
+/**
+ * True when `dir` is a Mercurial working copy's top: its `.hg` marker of
+ * {@link OTHER_CLONES} (a folder, or a link to one). Where its `.hgignore` is
+ * read (`hgIgnoreAround`).
+ */
+export function holdsHgWorkingCopy(dir: string): Promise<boolean> {
+  return holdsMarker(dir, OTHER_CLONES[0] as OtherClone);
 }
 
 /** Synchronous twin of {@link holdsOtherClone}. */
@@ -408,7 +431,9 @@ export function holdsOtherCloneSync(dir: string): boolean {
 /** Synchronous twin of {@link otherCloneMarker}. */
 function otherCloneMarkerSync(dir: string): string | undefined {
   return OTHER_CLONES.find((c) => {
-    const stats = statOrUndefinedSync(join(dir, c.path), false);
+    const path = join(dir, c.path);
+    let stats = statOrUndefinedSync(path, false);
+    if (stats?.isSymbolicLink() && c.follows) stats = statOrUndefinedSync(path, true);
     return stats !== undefined && (c.kind === undefined || kindOfStats(stats) === c.kind);
   })?.path;
 }

@@ -68,21 +68,52 @@ const OVER = new Error("more than the renderer reads in bounded time");
  * then bounded, whatever shape makes it slow. Loaded on first use only: most
  * renders never ask (a repository text with no `<` is not read).
  */
-export function commonmarkHtml(markdown: string): string | undefined {
-  if (!withinRenderWork(markdown) || regexWork(markdown) > MAX_REGEX_WORK) return undefined;
+export function commonmarkHtml(
+  markdown: string,
+  onLimit?: (limit: RenderLimit) => void,
+): string | undefined {
+  const nesting = renderNesting(markdown);
+  if (nesting !== undefined) {
+    onLimit?.(nesting);
+    return undefined;
+  }
+  if (regexWork(markdown) > MAX_REGEX_WORK) {
+    onLimit?.(RENDER_WORK);
+    return undefined;
+  }
   loaded ??= createRequire(import.meta.url)("commonmark") as CommonMark;
   const parser = new loaded.Parser();
   const renderer = new loaded.HtmlRenderer();
-  // Another version's internals: unmetered, so not rendered.
+  // Another version's internals: unmetered, so not rendered (no bound of its own: said as any check that failed).
   if (!metered(parser as unknown as ParserInternals, renderer as unknown as RendererInternals))
     return undefined;
   try {
     return renderer.render(parser.parse(markdown));
   } catch (error) {
     if (error !== OVER) throw error;
+    onLimit?.(RENDER_WORK);
     return undefined;
   }
 }
+
+/**
+ * Which of its bounds {@link commonmarkHtml} (or the renderer's inline
+ * bound before it, {@link commonmarkWork}) stopped at, so that a warning
+ * says what stopped the check, not that the text left HTML open (rev71b
+ * F1: 129 nested `>` and a balanced `<kbd>` were said to leave HTML open):
+ * block quotes and list items nested `depth` deep, past `most`
+ * ({@link MAX_RENDER_DEPTH}, as the first line past it has them); the
+ * lines' walk over them past `most` ({@link MAX_RENDER_WALK}); or more
+ * work for the renderer than it is given (its regular expressions, block
+ * nodes, inline work, HTML written).
+ */
+export type RenderLimit =
+  | { kind: "depth"; depth: number; most: number }
+  | { kind: "walk"; most: number }
+  | { kind: "work" };
+
+/** The {@link RenderLimit} of the renderer's work. */
+export const RENDER_WORK: RenderLimit = { kind: "work" };
 
 /** The parts of commonmark 0.31's parser that {@link metered} wraps (own properties of each instance). */
 interface ParserInternals {
@@ -588,16 +619,18 @@ function isPunctuation(code: number): boolean {
   );
 }
 
-/** Whether `markdown`'s containers stay within {@link MAX_RENDER_DEPTH} and {@link MAX_RENDER_WALK}. Linear. */
-function withinRenderWork(markdown: string): boolean {
+/** Undefined when `markdown`'s containers stay within {@link MAX_RENDER_DEPTH} and {@link MAX_RENDER_WALK}, else the first it passes. Linear. */
+function renderNesting(markdown: string): RenderLimit | undefined {
   const reading = freshReading();
   let walk = 0;
-  let within = true;
+  let past: RenderLimit | undefined;
   eachLine(markdown, (from, to) => {
-    if (!within) return;
+    if (past !== undefined) return;
     walk += reading.containers.length;
     readLine(reading, markdown, from, to);
-    within = walk <= MAX_RENDER_WALK && reading.containers.length <= MAX_RENDER_DEPTH;
+    const depth = reading.containers.length;
+    if (depth > MAX_RENDER_DEPTH) past = { kind: "depth", depth, most: MAX_RENDER_DEPTH };
+    else if (walk > MAX_RENDER_WALK) past = { kind: "walk", most: MAX_RENDER_WALK };
   });
-  return within;
+  return past;
 }

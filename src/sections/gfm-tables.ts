@@ -35,22 +35,17 @@ export function tableRunsAsText(text: string, mayPrintRow?: (line: string) => bo
   if (!text.includes("<") || (mayPrintRow === undefined && !text.includes("-"))) return text;
   let out = "";
   let copied = 0;
+  let run: TableRun | undefined;
   let runStart = -1;
-  let table = false;
-  let dashes = false;
-  let pipe = false;
   const endRun = (end: number) => {
-    // A run of `-` alone is a delimiter row under a header with a `|`, or under the line
-    // before the text (a template's own) when it is the run's first line.
-    if (table || (dashes && pipe)) {
-      const run = text.slice(runStart, end);
-      if (run.includes("<")) {
-        out += `${text.slice(copied, runStart)}${run.replaceAll("<", "&lt;")}`;
+    if (run?.mayBeTable()) {
+      const lines = text.slice(runStart, end);
+      if (lines.includes("<")) {
+        out += `${text.slice(copied, runStart)}${lines.replaceAll("<", "&lt;")}`;
         copied = end;
       }
     }
-    runStart = -1;
-    table = dashes = pipe = false;
+    run = undefined;
   };
   const lineEnds = /\r\n?|\n/g;
   for (let from = 0; from <= text.length; ) {
@@ -58,20 +53,78 @@ export function tableRunsAsText(text: string, mayPrintRow?: (line: string) => bo
     const end = lineEnds.exec(text);
     const to = end === null ? text.length : end.index;
     if (isBlank(text, from, to)) {
-      if (runStart !== -1) endRun(from);
+      if (run !== undefined) endRun(from);
     } else {
-      const first = runStart === -1;
-      if (first) runStart = from;
-      const line = text.slice(from, to);
-      const row = mayBeDelimiterRow(text, from, to);
-      if (row === "marked" || (row === "dashes" && first)) table = true;
-      if (row === "dashes" || (row === undefined && mayPrintRow?.(line))) dashes = true;
-      if (!pipe && line.includes("|")) pipe = true;
+      if (run === undefined) {
+        run = new TableRun();
+        runStart = from;
+      }
+      run.read(text, from, to, mayPrintRow);
     }
     from = end === null ? text.length + 1 : end.index + end[0].length;
   }
-  if (runStart !== -1) endRun(text.length);
+  if (run !== undefined) endRun(text.length);
   return copied === 0 ? text : out + text.slice(copied);
+}
+
+/**
+ * Whether `text`'s last run of lines (after its last blank line) may be read
+ * by a GFM renderer as a table, or as a table's header and delimiter rows, as
+ * {@link tableRunsAsText} judges a run: words a template prints right after
+ * the text, on its last line or the next, are then a cell of its last row (or
+ * a row of their own), and a renderer drops every cell past the header's
+ * count (review rev70a F6, rev68f F2). Linear in that run.
+ */
+export function endsInTableRun(text: string): boolean {
+  if (!text.includes("-")) return false;
+  // Its last line, then back to the line after the last blank one.
+  let start = text.lastIndexOf("\n", text.length - 1) + 1;
+  if (isBlank(text, start, text.length)) return false;
+  while (start > 0) {
+    const before = text.lastIndexOf("\n", start - 2) + 1;
+    if (isBlank(text, before, start - 1)) break;
+    start = before;
+  }
+  // A run of `-` first is a delimiter row only under the line before the text (a thematic
+  // break after a blank line of its own).
+  const run = new TableRun(start === 0);
+  const lineEnds = /\r\n?|\n/g;
+  for (let from = start; from < text.length; ) {
+    lineEnds.lastIndex = from;
+    const end = lineEnds.exec(text);
+    const to = end === null ? text.length : end.index;
+    if (!isBlank(text, from, to)) run.read(text, from, to);
+    from = end === null ? text.length : end.index + end[0].length;
+  }
+  return run.mayBeTable();
+}
+
+/** One run of lines (to a blank line) as {@link tableRunsAsText} reads it for a table. */
+class TableRun {
+  /** `first`: whether its first line may follow a line before the text (a template's own). */
+  constructor(private first = true) {}
+
+  private table = false;
+  private dashes = false;
+  private pipe = false;
+
+  /** Reads the run's next line `text[from, to)`; `mayPrintRow`: {@link tableRunsAsText}'s. */
+  read(text: string, from: number, to: number, mayPrintRow?: (line: string) => boolean): void {
+    const row = mayBeDelimiterRow(text, from, to);
+    if (row === "marked" || (row === "dashes" && this.first)) this.table = true;
+    if (row === "dashes" || (row === undefined && mayPrintRow?.(text.slice(from, to))))
+      this.dashes = true;
+    if (!this.pipe && text.slice(from, to).includes("|")) this.pipe = true;
+    this.first = false;
+  }
+
+  /**
+   * A run of `-` alone is a delimiter row under a header with a `|`, or under
+   * the line before the text (a template's own) when it is the run's first line.
+   */
+  mayBeTable(): boolean {
+    return this.table || (this.dashes && this.pipe);
+  }
 }
 
 /** Whether the line `text[from, to)` holds only blanks (a CR too). */

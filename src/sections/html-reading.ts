@@ -15,9 +15,18 @@
  * caller says what it does then.
  */
 import type { DefaultTreeAdapterMap, defaultTreeAdapter, Parser } from "parse5";
-import { commonmarkHtml, commonmarkWork, MAX_COMMONMARK_WORK } from "./_commonmark.js";
+import {
+  commonmarkHtml,
+  commonmarkWork,
+  MAX_COMMONMARK_WORK,
+  RENDER_WORK,
+  type RenderLimit,
+} from "./_commonmark.js";
 import { loadParse5 } from "./_parse5.js";
 import { blocksToText, markdownAsHtmlWithBlocks, withBlocks } from "./markdown-html.js";
+
+/** Which of the renderer's bounds stopped a check, told by {@link followingShown}'s `onLimit`. */
+export type { RenderLimit };
 
 type Element = DefaultTreeAdapterMap["element"];
 type ParentNode = DefaultTreeAdapterMap["parentNode"];
@@ -454,20 +463,22 @@ type FormattingEntry = { type: number; element?: Element; older: FormattingEntry
  * follow, read as the Markdown it is ({@link markdownAsHtml}); undefined when
  * nothing can close it, it is more than a reading takes ({@link tooMuchHtml}),
  * its closers are more than {@link MAX_CLOSER_CHARS}, or a paragraph after
- * them would not be shown ({@link followingShown}).
+ * them would not be shown ({@link followingShown}, which tells `onLimit` the
+ * renderer's bound it stopped at, if that was why).
  */
 export function withHtmlClosed(
   text: string,
   withLine: (text: string, line: string) => string,
+  onLimit?: (limit: RenderLimit) => void,
 ): string | undefined {
   if (!text.includes("<")) return text;
   if (tooMuchHtml(text)) return undefined;
   // The blocks' end tags once where that suffices, else after each boundary (the slash guard's form).
   const once = new HtmlReading(false, true);
-  const closed = closedBy(once, text, withLine);
+  const closed = closedBy(once, text, withLine, onLimit);
   return closed !== undefined || !once.compacted
     ? closed
-    : closedBy(new HtmlReading(false), text, withLine);
+    : closedBy(new HtmlReading(false), text, withLine, onLimit);
 }
 
 /** {@link withHtmlClosed} by `reading`, a fresh one. */
@@ -475,6 +486,7 @@ function closedBy(
   reading: HtmlReading,
   text: string,
   withLine: (text: string, line: string) => string,
+  onLimit?: (limit: RenderLimit) => void,
 ): string | undefined {
   let out = text;
   // With the renderer's own block tags: what is open at the end is what a reader has open.
@@ -482,7 +494,7 @@ function closedBy(
   for (let i = 0; i < MAX_CLOSERS; i++) {
     const closer = reading.closer();
     if (closer === undefined) return undefined;
-    if (closer === "") return followingShown(out) ? out : undefined;
+    if (closer === "") return followingShown(out, "\n\n", onLimit) ? out : undefined;
     // After an empty comment: the line is an HTML block then (CommonMark's kind 2), which a
     // Markdown renderer passes on as it is, never in a paragraph (where `"` is `&quot;` and
     // `-->` is `--&gt;`, and `</span>` after its `<p>` ends nothing), and which may follow any line.
@@ -492,7 +504,7 @@ function closedBy(
     reading.feed(added);
     out = next;
   }
-  return reading.closer() === "" && followingShown(out) ? out : undefined;
+  return reading.closer() === "" && followingShown(out, "\n\n", onLimit) ? out : undefined;
 }
 
 /** Most characters {@link followingShown} renders (twice a context file's default cap: a capped file with its escapes and marker fits): the renderer, metered, and the tree take about 1 s at worst. */
@@ -646,24 +658,85 @@ function probeFor(text: string): string {
  * works, {@link commonmarkHtml}). True for a text with no `<`: its fences are
  * closed by every caller first (`closeHiddenRuns`'s `blocks.close`).
  * `joiner`: what is between the text and the paragraph (a blank line; `" "`
- * for words printed on the text's last line).
+ * for words printed on the text's last line). `onLimit`: told the renderer's
+ * bound when one is why it is false ({@link RenderLimit}: rev71b F1).
  */
-export function followingShown(text: string, joiner = "\n\n"): boolean {
+export function followingShown(
+  text: string,
+  joiner = "\n\n",
+  onLimit?: (limit: RenderLimit) => void,
+): boolean {
   // No `<`, no raw HTML: the renderer writes only its own elements, none of which hides.
   if (!text.includes("<")) return true;
+  // Judged with this joiner already, by the render {@link withOneRender} made.
+  if (served?.joiners.includes(joiner) && served.text === text) return true;
+  return probesShown(text, (probe) => `${text}${joiner}${probe}\n`, [""], onLimit);
+}
+
+/**
+ * A text whose one render showed words after it with each of `joiners`
+ * ({@link withOneRender}): {@link followingShown} takes that answer.
+ */
+let served: { text: string; joiners: readonly string[] } | undefined;
+
+/**
+ * `run()`, in which {@link followingShown} of `text` with `joiner` (words on
+ * its last line) or with a blank line (a paragraph after it) takes the answer
+ * of one render of both, when both were shown there: `text`, `joiner`, a
+ * word, a blank line, another word. A repository's text printed where your
+ * words follow it was rendered twice, for its closers and for your words
+ * (`closedOpenToYours`), each render charged to the render's one budget, so
+ * 512 KiB of checks covered 256 KiB of its text (rev68e F3's budget, recorded
+ * by rev70a). The word on its last line changes no reading of a paragraph
+ * after it that shows both: it ends no fence and makes no line an HTML block
+ * (a tag alone on its line, `<span hidden>`, is one; with a word after it, the
+ * word is in the span), and what the reader has read before it is read alike.
+ * When either is not shown, each check renders on its own, as before.
+ */
+export function withOneRender<T>(text: string, joiner: string, run: () => T): T {
+  const outer = served;
+  if (
+    outer === undefined &&
+    text.includes("<") &&
+    probesShown(text, (probe) => `${text}${joiner}${probe}A\n\n${probe}B\n`, ["A", "B"])
+  )
+    served = { text, joiners: [joiner, "\n\n"] };
+  try {
+    return run();
+  } finally {
+    served = outer;
+  }
+}
+
+/**
+ * Whether the words of `suffixes` (each after a probe word `text` does not
+ * hold, {@link probeFor}) are each shown in the render of `markdown(probe)`:
+ * {@link followingShown}'s render and reading, charged as it says
+ * (`onLimit` too).
+ */
+function probesShown(
+  text: string,
+  markdown: (probe: string) => string,
+  suffixes: readonly string[],
+  onLimit?: (limit: RenderLimit) => void,
+): boolean {
   if (text.length > MAX_VERIFIED_CHARS) return false;
   // Charged here, unless the running check paid for this render ({@link paidCheck}).
   if (!checkAffordable(text)) return false;
   if (prepaid > 0) prepaid--;
   else if (budget !== undefined) budget.left -= text.length;
-  if (commonmarkWork(text) > MAX_COMMONMARK_WORK) return false;
+  if (commonmarkWork(text) > MAX_COMMONMARK_WORK) {
+    onLimit?.(RENDER_WORK);
+    return false;
+  }
   const probe = probeFor(text);
-  const rendered = commonmarkHtml(`${text}${joiner}${probe}\n`);
+  const rendered = commonmarkHtml(markdown(probe), onLimit);
   if (rendered === undefined) return false;
   const limit = MAX_HTML_ELEMENTS + rendered.length / 4;
+  const probes = suffixes.map((suffix) => probe + suffix);
   try {
-    if (!probeShownIn(rendered, probe, true, limit)) return false;
-    return !/noscript/i.test(rendered) || probeShownIn(rendered, probe, false, limit);
+    if (!probeShownIn(rendered, probes, true, limit)) return false;
+    return !/noscript/i.test(rendered) || probeShownIn(rendered, probes, false, limit);
   } catch (error) {
     if (error !== TOO_MUCH) throw error;
     return false;
@@ -671,41 +744,44 @@ export function followingShown(text: string, joiner = "\n\n"): boolean {
 }
 
 /**
- * Where the start or end tag an HTML tokenizer reading `text` raw is still
- * in at its end, inside an attribute's quoted value, begins (its `<`), or -1: `See <a href="docs` at a repository
- * text's end, which a Markdown reader prints as text (a tag not complete
- * within its paragraph), took the prompt after it, to the next `"` and `>`,
- * as that attribute's value for an HTML parser fed the raw prompt (review
- * rev68c F8). HTML's tokenizer states for tags, comments (`<!--` to `-->`,
- * `--!>`, `<!-->`) and bogus comments (`<?`, `<!x`, `</` then no letter, to
- * `>`), read from the data state; a tag inside `<script>` or `<textarea>`
- * is read as one, which only finds more. `from`: a place the tokenizer is
- * in its data state (a tag's `<` it found before). One step a character
- * (parse5's own tokenizer took 0.7 s for a MiB of tags).
+ * Where the markup an HTML tokenizer reading `text` raw is still in at its
+ * end begins (its `<`), or -1 when it ends in the data state: any tag, comment
+ * or declaration left unended. A start or end tag in its name, between or in
+ * its attributes, quoted or not (`See <a href="docs`, `see <span hidden`,
+ * `</x y`, `<br/`), a `<` or `</` or `<!` last, a bogus comment (`<?x`, `<!x`,
+ * `</` then no letter), a declaration or CDATA section (`<!DOCTYPE`,
+ * `<![CDATA[` with no `]]>`) and a comment with no end (`<!--`, which the
+ * closers end first). Each took the prompt after it to its next `>` for an
+ * HTML parser fed the raw prompt: the prompt's own end tag
+ * (`</repository_append>`), and your words inside the repository's element,
+ * or the rest of the prompt inside `<span hidden …>` (reviews rev68c F8,
+ * rev70a F2, F9). Comments end at `-->`, `--!>` and `<!-->`/`<!--->`, other
+ * bogus comments and declarations at `>`, read from the data state; a tag
+ * inside `<script>` or `<textarea>` is read as one, which only finds more.
+ * `from`: a place the tokenizer is in its data state (a tag's `<` it found
+ * before). One step a character (parse5's own tokenizer took 0.7 s for a MiB
+ * of tags).
  */
-export function openValueTagAt(text: string, from = 0): number {
-  const first = text.indexOf("<", from);
-  if (first === -1) return -1;
+export function unendedMarkupAt(text: string, from = 0): number {
   const length = text.length;
-  let tagAt = -1;
-  let at = first;
+  let at = text.indexOf("<", from);
   const isLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
   const isBlank = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
-  while (at < length) {
-    // Data: the next `<`.
-    at = text.indexOf("<", at);
-    if (at === -1) return -1;
-    const next = text.charCodeAt(at + 1);
+  while (at !== -1 && at < length) {
+    const open = at;
+    // A `<` last: what the prompt writes next is its tag's name or comment.
+    if (open + 1 === length) return open;
+    const next = text.charCodeAt(open + 1);
     if (next === 0x21) {
       // `<!`: a comment when `--` follows, else a bogus comment or declaration to `>`.
-      if (text.startsWith("--", at + 2)) {
-        if (text.charCodeAt(at + 4) === 0x3e) at += 5;
-        else if (text.startsWith("->", at + 4)) at += 6;
+      if (text.startsWith("--", open + 2)) {
+        if (text.charCodeAt(open + 4) === 0x3e) at = open + 5;
+        else if (text.startsWith("->", open + 4)) at = open + 6;
         else {
-          let end = at + 4;
+          let end = open + 4;
           for (;;) {
             const dash = text.indexOf("--", end);
-            if (dash === -1) return -1;
+            if (dash === -1) return open;
             if (text.charCodeAt(dash + 2) === 0x3e) {
               at = dash + 3;
               break;
@@ -717,27 +793,29 @@ export function openValueTagAt(text: string, from = 0): number {
             end = dash + 1;
           }
         }
-        continue;
+      } else {
+        const end = text.indexOf(">", open + 2);
+        // A CDATA section (in `<svg>` or `<math>`) runs to `]]>`, past the bogus comment's `>`.
+        if (end === -1 || (text.startsWith("[CDATA[", open + 2) && !text.includes("]]>", open + 9)))
+          return open;
+        at = end + 1;
       }
-      const end = text.indexOf(">", at + 2);
-      if (end === -1) return -1;
-      at = end + 1;
+      at = text.indexOf("<", at);
       continue;
     }
-    if (next === 0x3f || (next === 0x2f && !isLetter(text.charCodeAt(at + 2)))) {
-      // `<?` and `</` then no letter: a bogus comment to `>` (`</>` is nothing).
-      const end = text.indexOf(">", at + 2);
-      if (end === -1) return -1;
-      at = end + 1;
+    if (next === 0x3f || (next === 0x2f && !isLetter(text.charCodeAt(open + 2)))) {
+      // `<?`, and `</` then no letter (or nothing): a bogus comment to `>` (`</>` is nothing).
+      const end = text.indexOf(">", open + 2);
+      if (end === -1) return open;
+      at = text.indexOf("<", end + 1);
       continue;
     }
     if (!isLetter(next) && next !== 0x2f) {
-      at++;
+      at = text.indexOf("<", open + 1);
       continue;
     }
     // A start or end tag: to the `>` outside a quoted value.
-    tagAt = at;
-    at += next === 0x2f ? 2 : 1;
+    at = open + (next === 0x2f ? 2 : 1);
     let quote = 0;
     // After a name or value, before an attribute's `=` (a value may follow).
     let valueMayFollow = false;
@@ -745,11 +823,12 @@ export function openValueTagAt(text: string, from = 0): number {
     while (at < length) {
       const c = text.charCodeAt(at);
       if (quote !== 0) {
-        if (c === quote) {
-          quote = 0;
-          valueMayFollow = false;
-        }
-        at++;
+        // The quoted value, to its closing quote at once.
+        const close = text.indexOf(String.fromCharCode(quote), at);
+        if (close === -1) return open;
+        quote = 0;
+        valueMayFollow = false;
+        at = close + 1;
         continue;
       }
       if (c === 0x3e) {
@@ -772,9 +851,9 @@ export function openValueTagAt(text: string, from = 0): number {
       valueMayFollow = !isBlank(c) && c !== 0x2f ? true : valueMayFollow;
       at++;
     }
-    // Left in a quoted value only: a tag cut in its name (`<instructi`, a cap's cut) takes the
-    // next `>` (a closer, a tag line) and nothing further, and a cut's head is measured as kept.
-    if (!ended) return quote === 0 ? -1 : tagAt;
+    // Cut anywhere in it (its name, its attributes, a value, `/`): the prompt's next `>` ends it.
+    if (!ended) return open;
+    at = text.indexOf("<", at);
   }
   return -1;
 }
@@ -794,13 +873,14 @@ const READ_AS_CODE: ReadonlySet<string> = new Set([
   "textarea",
 ]);
 
-/** {@link followingShown} for one reading of `rendered`: the probe in a text node no element that hides, or holds code ({@link READ_AS_CODE}), holds. */
+/** {@link followingShown} for one reading of `rendered`: each probe in a text node no element that hides, or holds code ({@link READ_AS_CODE}), holds (the first that holds it). */
 function probeShownIn(
   rendered: string,
-  probe: string,
+  probes: readonly string[],
   scriptingEnabled: boolean,
   limit: number,
 ): boolean {
+  const left = new Set(probes);
   let elements = 0;
   const { Parser, defaultTreeAdapter } = loadParse5();
   const parser = Parser.getFragmentParser(fragmentContext(), {
@@ -820,7 +900,13 @@ function probeShownIn(
   while (stack.length > 0) {
     const { node, hidden } = stack.pop() as { node: ChildNode | ParentNode; hidden: boolean };
     if (node.nodeName === "#text") {
-      if ((node as TextNode).value.includes(probe)) return !hidden;
+      // Each probe is in one text node: the first holding it says.
+      for (const probe of left)
+        if ((node as TextNode).value.includes(probe)) {
+          if (hidden) return false;
+          left.delete(probe);
+          if (left.size === 0) return true;
+        }
       continue;
     }
     if (!("childNodes" in node)) continue;

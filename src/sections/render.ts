@@ -34,7 +34,7 @@ import {
   MAX_PROMPT_TAGS,
   MAX_PROMPT_WORDS,
 } from "../engine/limits.js";
-import { fallbackMessage, type HtmlFallback } from "../prompt-templates/hidden-closers.js";
+import { fallbackMessage } from "../prompt-templates/hidden-closers.js";
 import type { Diagnostic, PromptBlock, RenderedSection, SectionSource } from "../types.js";
 import { cutBlocks, SECTION_SEPARATOR } from "./blocks.js";
 import { tableRunsAsText } from "./gfm-tables.js";
@@ -694,8 +694,11 @@ export function renderSections(
     if (mayBeRepository(prompt))
       return closedOpenToYours(heldCustom(prompt, text), " ", {
         // Past the render's budget, or more than a reading takes: said, not silent (rev68e F3).
-        onFallback: (f) =>
-          diagnostics.push({ ...projectFallback("custom base prompt", f), ...path }),
+        onFallback: (f, limit) =>
+          diagnostics.push({
+            ...projectFallback("custom base prompt", fallbackMessage(f, limit)),
+            ...path,
+          }),
         onEscaped: () =>
           diagnostics.push({
             level: "warning",
@@ -877,11 +880,12 @@ export function renderSections(
       yourTexts(input.data),
     );
     const ended = withFinalNewline(held);
-    let fallback: HtmlFallback | undefined;
+    // What a fallback's warning says ({@link fallbackMessage}), when one was taken.
+    let fallback: string | undefined;
     let escaped = false;
     // Your words after the call (`Work as {{> note}} says`) continue its last line's paragraph: shown (rev67b F4).
     const closed = closedOpenToYours(ended, "", {
-      onFallback: (f) => (fallback = f),
+      onFallback: (f, limit) => (fallback = fallbackMessage(f, limit)),
       onEscaped: () => {
         escaped = true;
       },
@@ -952,14 +956,28 @@ export function renderSections(
    * `project-section-open` warning names the file.
    */
   function closedProject(text: string, template: SectionTemplate): string {
-    let fallback: HtmlFallback | undefined;
-    const closed = closeOpenBlocks(text, false, { onFallback: (f) => (fallback = f) });
+    let fallback: string | undefined;
+    let escaped = false;
+    const closed = closeOpenBlocks(text, false, {
+      onFallback: (f, limit) => (fallback = fallbackMessage(f, limit)),
+      onEscaped: () => (escaped = true),
+    });
     // A table's `<` written `&lt;` is no block left open.
     if (closed === tableRunsAsText(text)) return closed;
     const path = template.source.path ? { path: template.source.path } : {};
     // Its HTML written as text (the budget spent, or more than a reading takes): said as such (rev66e F7).
     if (fallback !== undefined) {
       diagnostics.push({ ...projectFallback(`section "${template.name}"`, fallback), ...path });
+      return closed;
+    }
+    // Its unended markup written as text (`see <span hidden`, rev70a F2): said as such.
+    if (escaped) {
+      diagnostics.push({
+        level: "warning",
+        code: "project-section-open",
+        message: `the project's section "${template.name}" ${END_ESCAPED_WORDS}`,
+        ...path,
+      });
       return closed;
     }
     diagnostics.push({
@@ -995,12 +1013,12 @@ function printedCause(
   return theirs.length > 3 ? [...names, `${theirs.length - 3} more`] : names;
 }
 
-/** The warning for a project's section or partial (`what`) whose HTML a fallback wrote as text, not closed. */
-function projectFallback(what: string, fallback: HtmlFallback): Diagnostic {
+/** The warning for a project's section or partial (`what`) whose HTML a fallback wrote as text, not closed: `words`, its {@link fallbackMessage}. */
+function projectFallback(what: string, words: string): Diagnostic {
   return {
     level: "warning",
     code: "project-section-markup-as-text",
-    message: `the project's ${what} ${fallbackMessage(fallback)}`,
+    message: `the project's ${what} ${words}`,
   };
 }
 

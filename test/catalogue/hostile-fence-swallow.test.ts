@@ -33,8 +33,9 @@ describe("hostile repository: no fence a repository opens runs past its element"
     expect(result.text).toContain("```sh\nnpm test\n```\n\n</repository_instructions>");
     expect(result.text).toContain("four tildes, never closed\n~~~~\n\n</rule>");
     const tree = result.sections.find((s) => s.name === "workspace_tree")?.text ?? "";
-    // The name opens none (rev56c F8): its first backtick is `\``, and no closer is needed.
-    expect(tree).toMatch(/\n {2}\\``` {2}0B {2}[^\n]*\n[^`]*<\/workspace_tree>$/);
+    // The name opens none (rev56c F8), and no closer is needed; its run of two after the escaped
+    // backtick may pair with words printed after the tree: each is `&#96;` (rev70a F8).
+    expect(tree).toMatch(/\n {2}&#96;&#96;&#96; {2}0B {2}[^\n]*\n[^`]*<\/workspace_tree>$/);
   });
 
   it("a file cut at its cap inside a fence: the fence is closed before the cut's marker", async () => {

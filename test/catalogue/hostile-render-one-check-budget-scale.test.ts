@@ -30,10 +30,10 @@ function kept(text: string, tag: string): { raw: number; asText: number } {
 describe("hostile repository: one check budget for a whole render", () => {
   it("appended part, context file and SYSTEM.md share one budget; the last is written as text, warned", async () => {
     const root = tempDir();
-    // Each text is rendered twice and charged for both: its closers' check, then the check of
-    // your words printed right after it (rev68c F1's `closedOpenToYours`). So two texts of a
-    // quarter of the budget fit (less a margin), and the third does not.
-    const size = Math.floor(CHECK_BUDGET_CHARS * 0.24);
+    // One render of each judges both its closers and your words printed right after it (rev68c
+    // F1's `closedOpenToYours`; before, two renders, both charged, so only texts of a quarter of
+    // the budget fit twice, rev70a). So two texts of nearly half the budget fit, the third not.
+    const size = Math.floor(CHECK_BUDGET_CHARS * 0.45);
     writeFiles(root, {
       "project/.git/HEAD": "ref: refs/heads/main\n",
       "project/AGENTS.md": dense("AG", size),

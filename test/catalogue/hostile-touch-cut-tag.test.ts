@@ -33,8 +33,12 @@ describe("hostile repository: a total's cut on touch leaves no tag of the prompt
     expect(got.diagnostics.map((d) => d.code)).toEqual(["context-total-cut"]);
     const content = got.files[0]?.content ?? "";
     // Cut after `<instructions`, its `&lt;` would pass the total by 3 bytes: the cut is
-    // measured after that escape and moves back (review rev56b F1).
-    expect(content.startsWith("Nested rules.\n\n<instructi\n[… ")).toBe(true);
+    // measured after that escape and moves back (review rev56b F1). The tag cut in its name is
+    // written `&lt;` as well (rev70a F2: it took the next `>`), still within the total.
+    expect(content.startsWith("Nested rules.\n\n&lt;instructi\n[… ")).toBe(true);
+    expect(Buffer.byteLength(content.slice(0, content.indexOf("\n[… ")))).toBeLessThanOrEqual(
+      Buffer.byteLength(head),
+    );
     const text = formatTouched(got.files, project);
     expect(text.match(/<instructions/g)).toHaveLength(1);
   });

@@ -12,7 +12,10 @@ import { tempDir } from "../api/_helpers.js";
 // rest, where a leading `**` crosses folders, review rev68a F2), escaped
 // slashes (`**\/x`, `?\/**`), `*`, `?`, classes, escapes, anchors,
 // negations, trailing slashes, classes that do not end at their first `]`
-// (`[!][x]`, `[\\][x]`, `[[:alpha:][x]`, rev69c F1), in a trial folder's .gitignore and in its
+// (`[!][x]`, `[\\][x]`, `[[:alpha:][x]`, rev69c F1), uppercase class members, ranges and escapes
+// (`[!A]`, `[A-C]`, `\A`, which git under core.ignoreCase=true compares as written or folds,
+// rev71a F3), line ends with a CR git keeps (`x\r\r`, `x\r `, rev71a F4) and lines that are a
+// lone `!` (rev71a F2), in a trial folder's .gitignore and in its
 // subfolder's. Each trial is a folder of one repository, so one
 // `git check-ignore --no-index` judges every path of every trial. The seed is
 // fixed: a failure names the trial's lines and the paths that differ.
@@ -39,9 +42,16 @@ const PIECES = [
   // Classes wildmatch does not end at their first `]` (rev69c F1), and other corners.
   ["[!]", "[^]", "[\\]", "[[:alpha:]", "[]a]", "[!]a]", "[^a]", "[a-]", "[-a]", "[]-b]"],
   ["A", "B", "[\\]a]", "[[:alpha:]]", "[![:digit:]]", "[a-z]", "[x]", "[!x]", "[[:x]", "[[]"],
+  // Uppercase members, ranges and escapes, which git's core.ignoreCase=true reading compares
+  // as written or folds (rev71a F3).
+  ["[A]", "[!A]", "[^B]", "[A-C]", "[!A-B]", "[Z-a]", "\\A", "[[:upper:]]", "[\\A]", "[aB]"],
 ].flat();
+/** Line ends git keeps or drops (one CR before the LF): a CR kept is part of the name (rev71a F4). */
+const ENDS = ["\r", "\r\r", "\r ", "\r  ", " \r", "\r\r ", "\\\r", "\r\0x"];
+/** Lines with no pattern once `!` and a trailing `/` are read: they match nothing (rev71a F2). */
+const EMPTY = ["!", "! ", "!\r", "!\r\r", "!/", "!\0x"];
 const NAMES = ["a", "b", "ab", "abc", "ba", "c", "ac", "x.md", "a.b", "conf", "config", "ig"];
-const ODD_NAMES = ["]", "]a", "-", "[", "xa", "1", ":", "A", "Ab", "AB"];
+const ODD_NAMES = ["]", "]a", "-", "[", "xa", "1", ":", "A", "Ab", "AB", "B", "Ba", "a\r", "ab\r"];
 
 function patternOf(rnd: (n: number) => number): string {
   const pick = <T>(list: readonly T[]): T => list[rnd(list.length)] as T;
@@ -50,6 +60,8 @@ function patternOf(rnd: (n: number) => number): string {
   if (p === "") p = pick(NAMES);
   if (rnd(5) === 0) p = `!${p}`;
   if (rnd(5) === 0) p += "/";
+  if (rnd(8) === 0) p += pick(ENDS);
+  if (rnd(20) === 0) p = pick(EMPTY);
   return p;
 }
 

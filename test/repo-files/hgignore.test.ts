@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileHgIgnore } from "../../src/repo-files/hgignore.js";
+import { compileHgIgnore, normpath } from "../../src/repo-files/hgignore.js";
 
 describe("hgignore: Mercurial's reading of the file", () => {
   const ignores = (text: string, path: string) => compileHgIgnore(text).ignores(path);
@@ -31,5 +31,45 @@ describe("hgignore: Mercurial's reading of the file", () => {
     expect(compileHgIgnore("ok\n(?i)secret\n").cut).toContain("line 2");
     expect(compileHgIgnore("subinclude:sub/.hgignore\n").cut).toContain("line 1");
     expect(compileHgIgnore("syntax: glob\n*.log\n").cut).toBeUndefined();
+  });
+
+  it("a glob is normalised as a path first, as posixpath.normpath does (rev71a F1); a regexp is not", () => {
+    for (const [path, normal] of [
+      ["", "."],
+      [".", "."],
+      ["secrets/", "secrets"],
+      ["./a//b/./c/", "a/b/c"],
+      ["a/../../b", "../b"],
+      ["../a/..", ".."],
+      ["/a/../..", "/"],
+      ["//a", "//a"],
+      ["///a//", "/a"],
+    ] as const) {
+      expect(normpath(path), path).toBe(normal);
+    }
+    expect(ignores("syntax: glob\nsecrets/\n", "app/secrets/key.txt")).toBe(true);
+    expect(ignores("syntax: glob\nsecrets/\n", "app/secrets.txt")).toBe(false);
+    expect(ignores("rootglob:./out//x/\n", "out/x/y")).toBe(true);
+    expect(ignores("rootglob:./out//x/\n", "a/out/x/y")).toBe(false);
+    expect(ignores("re:^secrets/$\n", "secrets/x")).toBe(false);
+    // The line an `include` prefix takes is made canonical from the top (canonpath).
+    expect(ignores("includes/../a//b\n", "a/b")).toBe(true);
+    expect(compileHgIgnore("includes/../../x\n").cut).toContain("leaves the working copy");
+  });
+
+  it("hg-core's kinds are read too: path:, relpath:, filepath:, rootfilesin:, syntax: relglob", () => {
+    expect(ignores("path:secrets/\n", "secrets/key.txt")).toBe(true);
+    expect(ignores("path:secrets/\n", "a/secrets/key.txt")).toBe(false);
+    expect(ignores("syntax: glob\nrelpath:a+b//c\n", "a+b/c")).toBe(true);
+    expect(ignores("filepath:conf/local.yml\n", "conf/local.yml")).toBe(true);
+    expect(ignores("filepath:conf/local.yml\n", "conf/local.yml.bak")).toBe(false);
+    expect(ignores("rootfilesin:./conf/\n", "conf/local.yml")).toBe(true);
+    expect(ignores("rootfilesin:conf\n", "app/conf/local.yml")).toBe(false);
+    expect(ignores("path:.\n", "anything/at/all")).toBe(true);
+    // A syntax only hg-core knows: Python keeps regexp, hg-core reads a glob; either ignores.
+    expect(ignores("syntax: relglob\nsecret[!x]\n", "a/secret1")).toBe(true);
+    expect(ignores("syntax: path\nsecrets.yml\n", "secrets.yml")).toBe(true);
+    expect(ignores("syntax: path\nsecrets.yml\n", "secretsXyml")).toBe(true);
+    expect(ignores("syntax: path\nsecrets.yml\n", "notes.md")).toBe(false);
   });
 });

@@ -1,8 +1,8 @@
-import { join, relative, resolve, sep } from "node:path";
+import { dirname, relative, resolve, sep } from "node:path";
 import { readyCacheFolder } from "../../_cache-location.js";
 import { realpath } from "../../_io.js";
-import { sharedFolderOn } from "../../_others-write.js";
 import { homeFolder, isWithin, resolveUserPath } from "../../_paths.js";
+import { sharedOnTheWay } from "../../_shared-way.js";
 import { escapeInline } from "../../_text.js";
 import type { ExportSpec } from "../../agents/index.js";
 import { defaultExportPath, settingLine, writeExport } from "../../agents/index.js";
@@ -10,6 +10,7 @@ import { runStep } from "../../gather/deadline.js";
 import {
   findSystemBinary,
   projectFolders,
+  systemBinaries,
   systemPathEntries,
 } from "../../gather/environment/index.js";
 import { recordExportNames } from "../../hook/export-names.js";
@@ -161,8 +162,7 @@ async function outTarget(
   home: string,
 ): Promise<{ path: string; write?: string; root?: string }> {
   const out = await namedOutput(path, flags, io, home, "export");
-  // The path as you gave it (the setting line's) and as it is written: each folder on the way.
-  const shared = sharedFolderOn(path) ?? (out.path === path ? undefined : sharedFolderOn(out.path));
+  const shared = await sharedFolderOf(out.path);
   if (shared !== undefined) {
     throw new RefusedError(
       `export: ${shared}; sysprompt writes its export files only in a folder no one else can write in: run chmod go-w on it, or pass --out with a path of yours`,
@@ -173,6 +173,26 @@ async function outTarget(
     ...(out.path !== path ? { write: out.path } : {}),
     ...(out.within !== undefined ? { root: out.within } : {}),
   };
+}
+
+/**
+ * The first folder, from the one that holds `path` (or the nearest one above it
+ * that is there) up to `/` by real paths, that another user may write in, said
+ * as the cache folder's check says it; undefined when none. Such a user could
+ * rename the export file, or a folder holding it, and put in his own, which
+ * the agent reads as its system prompt at each start (rev58d F6). A sticky
+ * folder of yours or root's (`/tmp`) is not one: no one else may rename your
+ * file in it (but another user's folder in it is). The one walk of the PATH
+ * search too ({@link sharedOnTheWay}).
+ */
+async function sharedFolderOf(path: string): Promise<string | undefined> {
+  let folder = dirname(path);
+  let real = await realpath(folder).catch(() => undefined);
+  while (real === undefined && dirname(folder) !== folder) {
+    folder = dirname(folder);
+    real = await realpath(folder).catch(() => undefined);
+  }
+  return real === undefined ? undefined : await sharedOnTheWay(real, { folder: "written" });
 }
 
 /** What a resolved render says about its agent: {@link PreparedPrompt}'s, or a watch's before its first render. */
@@ -339,8 +359,9 @@ export async function hookNode(
     (p) => p.split(sep).includes("node_modules") || projects.some((f) => isWithin(p, f)),
   );
   if (theProjects) return await findSystemBinary("node", io.env, { exclude, home: io.home });
-  for (const entry of systemPathEntries(io.env, { exclude })) {
-    const candidate = join(entry, "node");
+  // Only a node the PATH search would run (no folder on its way that another user may write, or
+  // owns: review rev71d F2), else the running node by its own path.
+  for await (const candidate of systemBinaries("node", io.env, { exclude, home: io.home })) {
     if ((await realpath(candidate).catch(() => undefined)) === running) return candidate;
   }
   return execPath;

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { withoutRelativeXdg } from "../../_paths.js";
 import {
+  childPathEntries,
   findSystemBinary,
   projectFolders,
   projectOwns,
@@ -162,7 +163,7 @@ async function openPage(
   }
   const env = {
     ...withoutRelativeXdg(io.env),
-    PATH: systemPathEntries(io.env, { exclude }).join(delimiter),
+    PATH: (await childPathEntries(io.env, { exclude, home: io.home })).join(delimiter),
   };
   const child = spawn(binary, args, { cwd: "/", env, detached: true, stdio: "ignore" });
   child.on("error", (error) => fail(error.message));

@@ -15,11 +15,13 @@ export { realMachine } from "./machine.js";
 export { runProbe } from "./probe.js";
 export {
   agentDirInProject,
+  childPathEntries,
   findSystemBinary,
   projectFolders,
   projectHome,
   projectOwns,
   projectRoots,
+  systemBinaries,
   systemPathEntries,
   UNREAD_AGENT_DIR,
 } from "./system-binary.js";

@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { delimiter, isAbsolute, parse } from "node:path";
 import { withoutRelativeXdg } from "../../_paths.js";
-import { systemPathEntries } from "./system-binary.js";
+import { childPathEntries } from "./system-binary.js";
 
 /** What a probe command gave: its standard output, or why there is none. */
 export type ProbeResult =
@@ -71,13 +71,15 @@ function killRunningProbes(): void {
 }
 
 /**
- * The environment a probe runs with: this process's, with `PATH` cut to its
- * absolute entries outside `exclude` and `node_modules`, so that whatever the
- * probe starts in turn (git's helpers, a pager) is a system binary too.
+ * The environment a probe runs with: this process's, with `PATH` cut to the
+ * entries a system binary is taken from ({@link childPathEntries}: absolute,
+ * outside `exclude` and `node_modules`, no folder on the way that other
+ * users may write), so that whatever the probe starts in turn (git's
+ * helpers, a pager) is a system binary too.
  */
-function probeEnv(exclude: readonly string[]): NodeJS.ProcessEnv {
+async function probeEnv(exclude: readonly string[]): Promise<NodeJS.ProcessEnv> {
   const env: NodeJS.ProcessEnv = withoutRelativeXdg(process.env);
-  const path = systemPathEntries(process.env, { exclude }).join(delimiter);
+  const path = (await childPathEntries(process.env, { exclude })).join(delimiter);
   for (const key of Object.keys(env)) if (key.toUpperCase() === "PATH") env[key] = path;
   return env;
 }
@@ -102,6 +104,7 @@ export const runProbe: ProbeRunner = async (command, args, options) => {
   }
   // Loaded on first use: most renders take the GPU answer from the cache.
   const { spawn } = await import("node:child_process");
+  const env = options.env ? { ...options.env } : await probeEnv(exclude);
   return new Promise<ProbeResult>((resolve) => {
     let child: ChildProcess;
     try {
@@ -111,7 +114,7 @@ export const runProbe: ProbeRunner = async (command, args, options) => {
         detached: OWN_GROUP,
         // A neutral folder: what the probe reads relative to it is not the project's.
         cwd: parse(command).root,
-        env: options.env ? { ...options.env } : probeEnv(exclude),
+        env,
       });
     } catch {
       // spawn throws synchronously only for bad arguments (e.g. a NUL in a path).

@@ -1,9 +1,11 @@
+import type { Stats } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { pushAll } from "../../_arrays.js";
 import { realpath, stat } from "../../_io.js";
 import { othersMayWrite } from "../../_others-write.js";
 import { homeFolder, isWithin, PROCESS_RELATIVE } from "../../_paths.js";
+import { sharedOnTheWay } from "../../_shared-way.js";
 import {
   findProjectRoot,
   holdsGit,
@@ -366,17 +368,8 @@ async function realOrUndefined(path: string): Promise<string | undefined> {
 
 /**
  * The absolute path of the system binary `name` (`lspci`, `git`), or
- * undefined when there is none a repository cannot have planted. Only
- * absolute `PATH` entries are searched ({@link systemPathEntries}), in order;
- * a hit must be a regular, executable file that no other user may write, in a
- * folder no other user may write, each owned by root or by this user (another
- * user could replace what they own) and writable by no group but root's or
- * this user's private one, whose real path (and its folder's) lies
- * outside every excluded folder and every project root above them (a folder
- * holding `.git`, below the home folder; see {@link projectFolders}) — a link
- * from `/usr/local/bin` into the project does not count. What is returned is the path as found on `PATH`
- * (a multi-call binary such as busybox needs its own name), so spawn it as
- * it is, with a neutral working folder ({@link runProbe} does).
+ * undefined when there is none a repository cannot have planted: the first
+ * of {@link systemBinaries}.
  *
  * `name` must be a bare command name; a path or an empty name is a
  * programming error.
@@ -386,10 +379,75 @@ export async function findSystemBinary(
   env: Env,
   options: FindSystemBinaryOptions = {},
 ): Promise<string | undefined> {
+  for await (const path of systemBinaries(name, env, options)) return path;
+  return undefined;
+}
+
+/**
+ * The files named `name` that may be run as a system binary, in `PATH`
+ * order. Only absolute `PATH` entries are searched ({@link systemPathEntries})
+ * that {@link childPathEntries} keeps: each folder from `/` down to the entry
+ * and into it, by the entry as written and by every link on its way, neither
+ * writable by other users nor owned by one ({@link sharedOnTheWay}: another
+ * user who may rename a folder above a root-owned `tools/bin` swaps in his
+ * own between the check and the run; review rev71d F1), and its real path
+ * outside every excluded folder and every project root above them (a folder
+ * holding `.git`, below the home folder; see {@link projectFolders}). A hit
+ * must be a regular, executable file that no other user may write, owned by
+ * root or by this user (another user could replace what they own), and the
+ * same walk holds for its path and each link it leads through, whose real
+ * path lies outside those folders too — a link from `/usr/local/bin` into
+ * the project does not count. What is given is the path as found on `PATH`
+ * (a multi-call binary such as busybox needs its own name; every folder on
+ * that path's way was judged, so it names the file judged), so spawn it as
+ * it is, with a neutral working folder ({@link runProbe} does).
+ */
+export async function* systemBinaries(
+  name: string,
+  env: Env,
+  options: FindSystemBinaryOptions = {},
+): AsyncGenerator<string> {
   if (name === "" || /[\\/\0]/.test(name) || name === "." || name === "..") {
     throw new TypeError(`findSystemBinary: "${name}" is not a bare command name`);
   }
   const platform = options.platform ?? process.platform;
+  const seen = new Map<string, Stats | undefined>();
+  const outside = await outsideProjects(options);
+  for (const entry of systemPathEntries(env, options)) {
+    if (!(await takenEntry(entry, platform, outside, seen))) continue;
+    for (const file of candidates(name, platform, env)) {
+      const path = join(entry, file);
+      if (await usable(path, platform, outside, seen)) yield path;
+    }
+  }
+}
+
+/**
+ * The `PATH` for a program sysprompt starts (git, a probe, the browser
+ * opener), as its entries: those of {@link systemPathEntries} that
+ * {@link systemBinaries} would take a binary from, so that what the program
+ * runs in turn by name (xdg-open's `gio`, `grep`, `sed`) is a system binary
+ * too (review rev71d F4: an entry another user owned and anyone could write
+ * was handed on, and xdg-open ran his `gio` as you).
+ */
+export async function childPathEntries(
+  env: Env,
+  options: FindSystemBinaryOptions = {},
+): Promise<string[]> {
+  const seen = new Map<string, Stats | undefined>();
+  const outside = await outsideProjects(options);
+  const entries: string[] = [];
+  for (const entry of systemPathEntries(env, options)) {
+    if (await takenEntry(entry, options.platform ?? process.platform, outside, seen))
+      entries.push(entry);
+  }
+  return entries;
+}
+
+/** Whether a path lies outside the excluded folders of `options` and every project root above them. */
+async function outsideProjects(
+  options: FindSystemBinaryOptions,
+): Promise<(path: string) => Promise<boolean>> {
   const exclude = options.exclude ?? [];
   const realExclude = (await Promise.all(exclude.map(realOrUndefined))).filter(
     (p): p is string => p !== undefined,
@@ -398,44 +456,49 @@ export async function findSystemBinary(
   const home = options.home ?? homeFolder();
   // Outside the excluded folders, and outside every project root above them (a link from
   // /usr/local/bin into the project root, a PATH entry into it from a folder below).
-  const outside = async (path: string) =>
+  return async (path: string) =>
     !folders.some((folder) => isWithin(path, folder)) &&
     (await rootsAbove(folders, [path], home)).length === 0;
-  for (const entry of systemPathEntries(env, options)) {
-    const realEntry = await realOrUndefined(entry);
-    if (realEntry === undefined || !(await outside(realEntry))) continue;
-    for (const file of candidates(name, platform, env)) {
-      const path = join(entry, file);
-      if (await usable(path, realEntry, platform, outside)) return path;
-    }
-  }
-  return undefined;
+}
+
+/**
+ * Whether a binary may be taken from `entry` (one of {@link systemPathEntries}):
+ * its real path is outside the project, and no folder from `/` into it may be
+ * written by another user or is owned by one ({@link sharedOnTheWay}).
+ */
+async function takenEntry(
+  entry: string,
+  platform: string,
+  outside: (path: string) => Promise<boolean>,
+  seen: Map<string, Stats | undefined>,
+): Promise<boolean> {
+  const realEntry = await realOrUndefined(entry);
+  if (realEntry === undefined || !(await outside(realEntry))) return false;
+  if (platform === "win32") return true;
+  return (await sharedOnTheWay(entry, { folder: "lookups", owners: true, seen })) === undefined;
 }
 
 async function usable(
   path: string,
-  realEntry: string,
   platform: string,
   outside: (path: string) => Promise<boolean>,
+  seen: Map<string, Stats | undefined>,
 ): Promise<boolean> {
   const real = await realOrUndefined(path);
   if (real === undefined || !(await outside(real))) return false;
   try {
-    const [file, folder, realFolder] = await Promise.all([
-      stat(real),
-      stat(realEntry),
-      stat(real.slice(0, Math.max(real.lastIndexOf(sep), 1))),
-    ]);
+    const file = await stat(real);
     if (!file.isFile()) return false;
     if (platform === "win32") return true;
     // Any execute bit: whether it is ours to run is for spawn to say (EACCES is "failed").
     if ((file.mode & 0o111) === 0) return false;
     const me = process.getuid?.();
-    // Git's and sudo's rule: another user (not root) who owns the binary or its folder may replace
-    // it; and so may a group that is more than root or this user.
-    return [file, folder, realFolder].every(
-      (s) => !othersMayWrite(s) && (me === undefined || s.uid === me || s.uid === 0),
-    );
+    // Git's and sudo's rule: another user (not root) who owns the binary may replace it; and so
+    // may a group that is more than root or this user. The folders from `/` to it, by its path
+    // and by each link it leads through: the same, with sharedOnTheWay.
+    if (othersMayWrite(file) || (me !== undefined && file.uid !== me && file.uid !== 0))
+      return false;
+    return (await sharedOnTheWay(path, { owners: true, seen })) === undefined;
   } catch {
     // Vanished between the two calls, or unreadable: not a binary we can vouch for.
     return false;

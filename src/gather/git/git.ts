@@ -6,6 +6,7 @@ import type { GitInfo } from "../../data.js";
 import type { Diagnostic } from "../../types.js";
 import { type GatherStep, lifted } from "../deadline.js";
 import {
+  childPathEntries,
   findSystemBinary,
   type ProbeRunner,
   projectFolders,
@@ -111,18 +112,15 @@ const HARDENED = [
 const KEPT_VARIABLES = ["USERPROFILE", "SYSTEMROOT", "TMPDIR", "LANG"];
 
 /**
- * The environment git runs with: kept variables, a system-only PATH, and no
+ * The environment git runs with: kept variables, `path` as its PATH (the
+ * entries {@link childPathEntries} keeps), and no
  * prompts or optional locks. `HOME` and `XDG_CONFIG_HOME`, where git finds
  * your settings, only as absolute paths: git runs in the project (`-C`), so a
  * relative one would name the project's file as yours. A relative `HOME` is
  * `home`, the user database's home folder (see `homeFolder`); a relative
  * `XDG_CONFIG_HOME` is left out, as the XDG spec says.
  */
-export function gitEnv(
-  env: Env,
-  exclude: readonly string[],
-  home?: string,
-): Record<string, string> {
+export function gitEnv(env: Env, path: readonly string[], home?: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key of KEPT_VARIABLES) {
     const value = env[key];
@@ -131,7 +129,7 @@ export function gitEnv(
   if (env.HOME !== undefined) out.HOME = isAbsolute(env.HOME) ? env.HOME : (home ?? homeFolder());
   const xdg = xdgFolder(env, "XDG_CONFIG_HOME");
   if (xdg !== undefined) out.XDG_CONFIG_HOME = xdg;
-  out.PATH = systemPathEntries(env, { exclude }).join(delimiter);
+  out.PATH = path.join(delimiter);
   out.GIT_OPTIONAL_LOCKS = "0";
   out.GIT_TERMINAL_PROMPT = "0";
   // A missing object is never fetched (git 2.39.4 and later; older ones: see gatherGit).
@@ -171,7 +169,11 @@ export async function gatherGit(options: GitOptions): Promise<GitResult> {
     );
   }
   const run = options.run ?? runProbe;
-  let env = { ...gitEnv(options.env, exclude, home), ...gitCeiling(options.ceilingDir) };
+  const path = await childPathEntries(options.env, {
+    exclude,
+    ...(home === undefined ? {} : { home }),
+  });
+  let env = { ...gitEnv(options.env, path, home), ...gitCeiling(options.ceilingDir) };
   const git = (args: readonly string[], extra: readonly string[] = []) =>
     run(binary, [...HARDENED, ...extra, "-C", options.cwd, ...args], {
       timeoutMs: options.timeoutMs ?? GIT_TIMEOUT_MS,

@@ -25,9 +25,10 @@ import { NESTED_CONTEXT_NAMES } from "../context-names.js";
  * Bumped when what a memo holds changes; the package version is part of it
  * too. 4: a memo names every context file (of the names the file was written
  * for), not only AGENTS.md. 5: `ignoreFiles` names a `.git` (a repository's
- * top, whose exclude file hides names below it).
+ * top, whose exclude file hides names below it). 6: and a `.hg` (a Mercurial
+ * working copy's top, whose `.hgignore` hides names below it).
  */
-const FORMAT = 5;
+const FORMAT = 6;
 export const LISTING_CACHE_VERSION = `tree-listing/${FORMAT} sysprompt/${VERSION}`;
 
 /** A larger file is not read (it is not ours, or not worth parsing): the walk lists as if there were none. */
@@ -61,7 +62,7 @@ export interface FolderMemo {
    * whose target is checked on every walk) and its name.
    */
   context: string[];
-  /** The ignore files it holds as regular files, and `.git` (of any kind) when it holds one. */
+  /** The ignore files it holds as regular files, and `.git` and `.hg` (of any kind) when it holds them. */
   ignoreFiles: string[];
   /**
    * Its other entries (neither hidden nor `node_modules`), in the order the
@@ -162,7 +163,7 @@ const NAME = sep === "\\" ? /^(?!\.|node_modules$)[^/\\\0]+$/ : /^(?!\.|node_mod
 const ENTRY =
   sep === "\\" ? /^[flo](?!\.|node_modules$)[^/\\\0]+$/ : /^[flo](?!\.|node_modules$)[^/\0]+$/;
 /** The ignore files a memo may name: those the walk reads, its only hidden names. */
-const IGNORE_FILE = /^\.(?:(?:git)?ignore|git)$/;
+const IGNORE_FILE = /^\.(?:(?:git)?ignore|git|hg)$/;
 /** An entry of a memo's `context`: a file's or a link's letter, then a name. */
 const CONTEXT_ENTRY =
   sep === "\\" ? /^[fl](?!\.|node_modules$)[^/\\\0]+$/ : /^[fl](?!\.|node_modules$)[^/\0]+$/;

@@ -1,6 +1,6 @@
 import type { Dirent, Stats } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import type { EntryKind } from "../../_fs.js";
+import { type EntryKind, MAX_TEXT_FILE_BYTES } from "../../_fs.js";
 import {
   addGitignore,
   type IgnoreRules,
@@ -13,18 +13,18 @@ import {
 import { realpath, statOrUndefinedSync } from "../../_io.js";
 import { nextTurn, pace } from "../../_pace.js";
 import { homeFolder, isBelowCeiling } from "../../_paths.js";
+import { readCappedBytes } from "../../repo-files/capped-read.js";
 import {
   excludeRules,
   globalIgnoreRules,
+  type HgIgnore,
   hgIgnoreAround,
   holdsUsableGit,
   plantedCheck,
   projectReach,
   type Reach,
   type Refusal,
-  type RepoText,
   reachRefusal,
-  readRepoText,
   yourIgnoreLists,
 } from "../../repo-files/index.js";
 import { listFolderAtOnce, listInBatches } from "../../repo-files/list-folder.js";
@@ -203,12 +203,10 @@ interface Pending {
 /**
  * One of your own ignore lists, its patterns from the top of the repository it
  * is for: `at` is that top below the walk's repository ("" for that one,
- * else "a/b/"), and a path below it is asked from there.
+ * else "a/b/"), and a path below it is asked from there. A nested Mercurial
+ * working copy's `.hgignore` (`hg`) is asked so too.
  */
-interface YourList {
-  rules: IgnoreRules;
-  at: string;
-}
+type YourList = { rules: IgnoreRules; at: string } | { hg: HgIgnore; at: string };
 
 /** A context file found in a folder: its name, its stat (links followed) when taken, and whether it is a symlink. */
 interface Present {
@@ -256,22 +254,34 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   const hg = await hgIgnoreAround(root, { ceiling: options.ceilingDir, home: options.home });
   const byHg = (path: string) => hg?.rules.ignores(hg.at + path) === true;
   const byYou = (lists: readonly YourList[], path: string) =>
-    lists.some(
-      (list) =>
-        path.startsWith(list.at) && isIgnoredInKeptFolder(list.rules, path.slice(list.at.length)),
-    );
+    lists.some((list) => {
+      if (!path.startsWith(list.at)) return false;
+      const below = path.slice(list.at.length);
+      if ("rules" in list) return isIgnoredInKeptFolder(list.rules, below);
+      return list.hg.ignores(below.endsWith("/") ? below.slice(0, -1) : below);
+    });
   // Your global excludes, compiled once: a tree of a thousand clones asks them at each one's top.
   let global: Promise<IgnoreRules | undefined> | undefined;
   // A repository of its own below the root (a clone, a submodule): its exclude file and your
   // global excludes, anchored at its top, as git reads them there and the door does.
-  const nestedLists = async (dir: string, rel: string): Promise<YourList[]> => {
+  // A Mercurial working copy of its own below the root (a clone of yours, `.hg` at its top,
+  // `hg`): its `.hgignore`, as Mercurial reads it there (rev71a F7: only the root's was read).
+  const nestedLists = async (dir: string, rel: string, hg: boolean): Promise<YourList[]> => {
     global ??= globalIgnoreRules(repo ?? root, {
       ...(options.env ? { env: options.env } : {}),
       ...(options.home !== undefined ? { home: options.home } : {}),
     });
-    const lists = await Promise.all([excludeRules(dir), global]);
+    const [exclude, globals, copy] = await Promise.all([
+      excludeRules(dir),
+      global,
+      hg ? hgIgnoreAround(dir, { ceiling: dir, home: options.home }) : undefined,
+    ]);
     const at = `${own}${rel}/`;
-    return lists.filter((l): l is IgnoreRules => l !== undefined).map((rules) => ({ rules, at }));
+    const lists: YourList[] = [exclude, globals]
+      .filter((l): l is IgnoreRules => l !== undefined)
+      .map((rules) => ({ rules, at }));
+    if (copy !== undefined) lists.push({ hg: copy.rules, at });
+    return lists;
   };
   // The rules in force in `dir`: those above it and its ignore files `files`
   // (those of IGNORE_FILES it holds, in their order). Most folders hold none,
@@ -284,8 +294,8 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   ): Promise<IgnoreRules | undefined> => {
     for (const file of files) {
       const path = join(dir, file);
-      const read = await readText(path);
-      if (read.ok) rules = addGitignore(rules, read.text, prefix + rel, budget, path);
+      const bytes = await readIgnoreBytes(path);
+      if (bytes) rules = addGitignore(rules, bytes, prefix + rel, budget, path);
     }
     return rules;
   };
@@ -328,9 +338,10 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     const present = known ?? contextFilesIn(dir, names);
     const stats = present?.[0]?.stats;
     if (!present || !stats) return undefined;
-    // Not listed, so its `.git` is looked up by name: a repository of its own has lists of its own.
-    if (rel !== "" && statOrUndefinedSync(join(dir, ".git"), false) !== undefined) {
-      return nestedLists(dir, rel).then((more) =>
+    // Not listed, so its `.git` and `.hg` are looked up by name: a repository of its own has lists of its own.
+    const hg = rel !== "" && statOrUndefinedSync(join(dir, ".hg"), false) !== undefined;
+    if (hg || (rel !== "" && statOrUndefinedSync(join(dir, ".git"), false) !== undefined)) {
+      return nestedLists(dir, rel, hg).then((more) =>
         takeFromLastLevel(dir, rel, rules, [...lists, ...more], present, stats),
       );
     }
@@ -506,8 +517,9 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     const files = ignoreFilesWhere((file) => memo.ignoreFiles.includes(file));
     if (files.length > 0) rules = await withIgnoreFiles(dir, rel, rules, files);
     // A repository of its own below the root (a clone, a submodule): its exclude file, as the door reads it.
-    if (rel !== "" && memo.ignoreFiles.includes(".git")) {
-      lists = [...lists, ...(await nestedLists(dir, rel))];
+    const hg = rel !== "" && memo.ignoreFiles.includes(".hg");
+    if (hg || (rel !== "" && memo.ignoreFiles.includes(".git"))) {
+      lists = [...lists, ...(await nestedLists(dir, rel, hg))];
     }
     for (const name of memo.dirs) {
       // The listing itself was a checkpoint; then a turn offered before each subfolder, whose
@@ -697,8 +709,8 @@ function memoOfListing(
       if ((IGNORE_FILES as readonly string[]).includes(name) && entry.isFile()) {
         memo.ignoreFiles.push(name);
       }
-      // A repository's top, of any kind (a submodule's `.git` is a file).
-      if (name === ".git") memo.ignoreFiles.push(name);
+      // A repository's top, of any kind (a submodule's `.git` is a file), or a Mercurial working copy's.
+      if (name === ".git" || name === ".hg") memo.ignoreFiles.push(name);
       continue;
     }
     if (name === "node_modules") continue;
@@ -783,11 +795,11 @@ async function inheritedRules(
   const files = chain.flatMap((dir) =>
     IGNORE_FILES.map((file) => ({ dir, path: join(dir, file) })),
   );
-  const reads = await Promise.all(files.map((f) => readText(f.path)));
-  reads.forEach((read, i) => {
+  const reads = await Promise.all(files.map((f) => readIgnoreBytes(f.path)));
+  reads.forEach((bytes, i) => {
     const file = files[i];
-    if (read.ok && file !== undefined) {
-      rules = addGitignore(rules, read.text, posixRelative(repo, file.dir), budget, file.path);
+    if (bytes && file !== undefined) {
+      rules = addGitignore(rules, bytes, posixRelative(repo, file.dir), budget, file.path);
     }
   });
   if (!rules) return { prefix };
@@ -834,8 +846,14 @@ export async function statOf(path: string | Buffer, follow: boolean): Promise<St
   return statOrUndefinedSync(path, follow);
 }
 
-/** A small text file (an ignore file, the exclude file); regular files only, never opened otherwise. */
-async function readText(path: string): Promise<RepoText> {
+/**
+ * An ignore file's bytes, as git reads them, up to 1 MiB (a longer one is none, as before);
+ * regular files only, never through a link. Not its decoded text: decoding made each CR a line
+ * end, so `!secrets.yml\r\r` took back `secrets.yml` in the tree (rev71a F4), and a NUL made the
+ * file binary and none.
+ */
+async function readIgnoreBytes(path: string): Promise<Uint8Array | undefined> {
   await pace();
-  return readRepoText(path);
+  const read = await readCappedBytes(path, MAX_TEXT_FILE_BYTES, { follow: false });
+  return read.ok && read.total <= MAX_TEXT_FILE_BYTES ? read.bytes : undefined;
 }
