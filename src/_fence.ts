@@ -30,6 +30,7 @@ import { tableRunsAsText } from "./sections/gfm-tables.js";
 import {
   followingShown,
   paidCheck,
+  rawHidingTags,
   unendedMarkupAt,
   withCheckBudget,
 } from "./sections/html-reading.js";
@@ -447,12 +448,45 @@ export function apartFromLineAbove(text: string): string {
  * (review rev67b F4). `onEscaped` is told when it was rewritten.
  */
 export function lastLineOpenToYours(text: string, joiner: string, onEscaped?: () => void): string {
-  const body = text.endsWith("\n") ? text.slice(0, -1) : text;
+  // Read raw first (an HTML parser fed the prompt), then as CommonMark passes it on.
+  const raw = rawShownToYours(text, joiner);
+  const body = raw.endsWith("\n") ? raw.slice(0, -1) : raw;
   // Its last paragraph, which your words continue: `<span hidden>` / `b` hid them as well.
   const start = lastParagraphStart(body);
-  if (!body.includes("<", start) || followingShown(text, joiner)) return text;
+  if (!body.includes("<", start) || followingShown(raw, joiner)) {
+    if (raw !== text) onEscaped?.();
+    return raw;
+  }
   onEscaped?.();
-  return `${text.slice(0, start)}${body.slice(start).replaceAll("<", "&lt;")}${text.slice(body.length)}`;
+  const out = `${raw.slice(0, start)}${body.slice(start).replaceAll("<", "&lt;")}${raw.slice(body.length)}`;
+  // An end tag written as text may leave a raw element open again: then no `<` is markup.
+  return rawHidingTags(out, joiner) === undefined ? out : out.replaceAll("<", "&lt;");
+}
+
+/**
+ * `text` with the `<` of the start tags that hide words printed right after
+ * it (`joiner` between) for an HTML parser fed the raw prompt written `&lt;`
+ * ({@link rawHidingTags}): a tag CommonMark reads as text, in a code span
+ * (`` Use `<span hidden>` for notes. ``), a code block or over a blank line,
+ * is a tag to that parser, and hid your words after `{{content}}` in your
+ * section (found while fixing rev70a F2). Read again once; when it still
+ * hides, or what hides cannot be told, every `<` is written `&lt;`.
+ */
+function rawShownToYours(text: string, joiner: string): string {
+  let out = text;
+  for (let reading = 0; reading < 2; reading++) {
+    const tags = rawHidingTags(out, joiner);
+    if (tags === undefined) return out;
+    if (tags.length === 0) break;
+    let escaped = "";
+    let from = 0;
+    for (const at of tags) {
+      escaped += `${out.slice(from, at)}&lt;`;
+      from = at + 1;
+    }
+    out = escaped + out.slice(from);
+  }
+  return out.replaceAll("<", "&lt;");
 }
 
 /** What {@link closedOpenToYours} is told: {@link HiddenRunsOptions}, and `onEscaped` when the last paragraph's `<` were written `&lt;`. */
@@ -467,7 +501,7 @@ export interface OpenToYoursOptions extends HiddenRunsOptions {
  * rule file, a custom base prompt, an appended text and a partial.
  */
 export const END_ESCAPED_WORDS =
-  'ends in markup that hides the words printed right after it (an inline <span hidden>, or a tag or comment left unended: <span hidden, <!x): its last paragraph\'s "<", or that markup\'s, is written "&lt;", so they are shown';
+  'ends in markup that hides the words printed right after it (an inline <span hidden>, a tag or comment left unended: <span hidden, <!x, or a tag an HTML parser of the raw prompt reads in a code span, a code block or over a blank line: `<span hidden>`): its last paragraph\'s "<", or that markup\'s, is written "&lt;", so they are shown';
 
 /**
  * A repository's text as a template prints it (a context or rule file, a
