@@ -102,6 +102,21 @@ export function hides(name: string, attributes: ReadonlyMap<string, string>): bo
   return style !== undefined && hidingStyle(cssText(style));
 }
 
+/**
+ * Whether `text` may hold an element that {@link hides}: a start tag of a name
+ * in {@link NEVER_SHOWN} or `<dialog`, or the word `hidden`, `popover` or
+ * `style` anywhere (an attribute's name). A text with none opens no hiding
+ * element, however an HTML parser reads it. Linear, one expression.
+ */
+export function mayHoldHiding(text: string): boolean {
+  return text.includes("<") && HIDING_WORDS.test(text);
+}
+
+const HIDING_WORDS = new RegExp(
+  `<(?:${[...NEVER_SHOWN, "dialog"].join("|")})(?=[\\t\\n\\f\\r />]|$)|hidden|popover|style`,
+  "i",
+);
+
 /** {@link hides} of each element, decided once (rev61b F2: asked again at every closer). */
 const HIDES = new WeakMap<Element, boolean>();
 
@@ -690,7 +705,7 @@ interface Hider {
  * What hides a paragraph printed after `text` (`joiner` between) for an HTML
  * parser fed the raw prompt, which reads every `<` as markup, in code spans,
  * code blocks and over blank lines too (rev68c F8's reader): undefined when
- * it is shown (a text with no start tag opens nothing); else the offsets in
+ * it is shown (a text that cannot hold a hiding element, {@link mayHoldHiding}, opens none); else the offsets in
  * `text` of the `<` of the start tags of the hiding elements ({@link hides})
  * around it, or none when they cannot be told (the paragraph in no text node,
  * an element with no start tag in `text`, a text past
@@ -701,7 +716,7 @@ interface Hider {
  * to the scope's budget as a render ({@link paidCheck} pays for one).
  */
 export function rawHidingTags(text: string, joiner: string): number[] | undefined {
-  if (!/<[A-Za-z]/.test(text)) return undefined;
+  if (!mayHoldHiding(text)) return undefined;
   if (text.length > MAX_VERIFIED_CHARS) return [];
   if (rawPrepaid) rawPrepaid = false;
   else {
