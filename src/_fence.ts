@@ -448,18 +448,14 @@ export function apartFromLineAbove(text: string): string {
  * (review rev67b F4). `onEscaped` is told when it was rewritten.
  */
 export function lastLineOpenToYours(text: string, joiner: string, onEscaped?: () => void): string {
-  // Read raw first (an HTML parser fed the prompt), then as CommonMark passes it on.
-  const raw = rawShownToYours(text, joiner);
-  const body = raw.endsWith("\n") ? raw.slice(0, -1) : raw;
+  const body = text.endsWith("\n") ? text.slice(0, -1) : text;
   // Its last paragraph, which your words continue: `<span hidden>` / `b` hid them as well.
   const start = lastParagraphStart(body);
-  if (!body.includes("<", start) || followingShown(raw, joiner)) {
-    if (raw !== text) onEscaped?.();
-    return raw;
-  }
+  if (!body.includes("<", start) || followingShown(text, joiner)) return text;
   onEscaped?.();
-  const out = `${raw.slice(0, start)}${body.slice(start).replaceAll("<", "&lt;")}${raw.slice(body.length)}`;
-  // An end tag written as text may leave a raw element open again: then no `<` is markup.
+  const out = `${text.slice(0, start)}${body.slice(start).replaceAll("<", "&lt;")}${text.slice(body.length)}`;
+  // An end tag written as text may leave an element open again for a raw reading
+  // ({@link rawShownToYours}, read by the closers before this): then no `<` is markup.
   return rawHidingTags(out, joiner) === undefined ? out : out.replaceAll("<", "&lt;");
 }
 
@@ -673,25 +669,37 @@ export function closeOpenComment(text: string): string {
  * section or partial) ends with no code block, HTML block, comment or
  * never-shown element (`<div hidden>`, `<template>`) left open to run over
  * what follows it, and in no tag, comment or declaration an HTML parser of
- * the raw prompt would still be in ({@link withoutUnendedTag}; `onEscaped`
- * is told when one was written as text).
+ * the raw prompt would still be in ({@link withoutUnendedTag}), nor in an
+ * element that parser reads as hiding what follows ({@link rawShownToYours});
+ * `onEscaped` is told when one was written as text.
  */
 export function closeOpenBlocks(
   text: string,
   joined: TextStart = false,
   options?: OpenToYoursOptions,
 ): string {
+  return closedBlocks(text, joined, options).text;
+}
+
+/** {@link closeOpenBlocks}, and whether it only wrote `<` as text (`bare`: no line added, `text` was changed by no closer). */
+function closedBlocks(
+  text: string,
+  joined: TextStart,
+  options: OpenToYoursOptions | undefined,
+): { text: string; bare: boolean } {
   // A text not yours: no raw `<` in a GFM table's lines, which CommonMark's check cannot see (rev65b F1).
   const read = options?.unread === undefined ? tableRunsAsText(text) : text;
   const close = (t: string) => closeOpenComment(closeOpenFence(t, joined));
   const closed = closeHiddenRuns(close(read), { withLine, close }, options);
-  if (options?.unread !== undefined) return closed;
-  const ended = withoutUnendedTag(closed);
-  if (ended === closed) return closed;
+  if (options?.unread !== undefined) return { text: closed, bare: closed === text };
+  // Read raw too: a tag in a code span, a code block or over a blank line is one to an HTML parser.
+  const ended = rawShownToYours(withoutUnendedTag(closed), "\n\n");
+  if (ended === closed) return { text: closed, bare: closed === text };
   options?.onEscaped?.();
   // Its `<` written `&lt;`, what the tag held is Markdown: a fence line that was in its HTML
   // block opens a fence, a `<span hidden>` in its quoted value is an element. Closed again.
-  return withoutUnendedTag(closeHiddenRuns(close(ended), { withLine, close }, options));
+  const reclosed = withoutUnendedTag(closeHiddenRuns(close(ended), { withLine, close }, options));
+  return { text: reclosed, bare: closed === text && reclosed === ended };
 }
 
 /** Most tags {@link withoutUnendedTag} writes as text one by one: past it, every `<` from the last one on. */
@@ -740,11 +748,9 @@ function withoutUnendedTag(text: string): string {
  * ({@link closeHiddenRuns}: kept as written where its elements cannot be read).
  */
 export function closeOpenBlocksOnOwnLine(text: string, options?: OpenToYoursOptions): string {
-  const closed = closeOpenBlocks(text, "either", options);
   // A tag written as text, and no closer (`see &lt;span hidden`), needs no line of its own:
   // the words printed after it go on its line as they would have.
-  const bare =
-    closed === text || (options?.unread === undefined && closed === withoutUnendedTag(text));
+  const { text: closed, bare } = closedBlocks(text, "either", options);
   if (!bare) return `${closed}\n`;
   // A link definition's title left open takes the lines after it as its own: a blank
   // line ends it (rev58c F4).

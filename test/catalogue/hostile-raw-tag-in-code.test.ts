@@ -1,6 +1,7 @@
 import { type DefaultTreeAdapterMap, parse } from "parse5";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
+import { touchedElement } from "../../src/touch/format.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 
 // Found by fx71a while fixing rev70a F2 (recorded then as a known limit). A COMPLETE tag that an
@@ -79,6 +80,15 @@ describe("hostile repository: a tag a raw HTML reading takes in code or over a b
       for (const marker of ["USER-NEVER", "USER-NEXT"])
         expect(rawHidden(result.text, marker), marker).toBe(false);
     });
+
+  it("on touch: a nested AGENTS.md naming `<details>` in a code span hides none of the next file", () => {
+    const element = touchedElement(
+      { path: "/p/sub/AGENTS.md", content: "Fold it in `<details>` tags.", kind: "context" },
+      "/p",
+    );
+    const next = '<instructions path="r.mdc">\nQZ-GLOB-RULE: typed.\n</instructions>';
+    expect(rawHidden(`<instructions>\n${element}\n${next}`, "QZ-GLOB-RULE")).toBe(false);
+  });
 
   it("a code span naming an element that hides nothing is printed as written", async () => {
     const text = 'Build.\n\nWrap it in a `<div>`, or `<span class="x">`, then `</div>`.';
