@@ -60,7 +60,7 @@ describe("hostile repository: a tag a raw HTML reading takes in code or over a b
         { "agent/sections/mysec.md": mySection, "project/AGENTS.md": agents },
         false,
       );
-      for (const marker of ["QZ-NEVER", "QZ-NEXT"])
+      for (const marker of ["QZ-NEVER", "QZ-NEXT", "Current working directory"])
         expect(rawHidden(result.text, marker), `${name}: ${marker}`).toBe(false);
       const said = result.diagnostics.find((d) => d.code === "context-markup-as-text");
       expect(said?.message).toContain("HTML parser of the raw prompt");
