@@ -10,6 +10,12 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // rev71d F3: nine CLI renders, the first loads the CLI (2.8 s under load).
+  "test/catalogue/hostile-cli-blank-guideline-invisible.test.ts",
+  // rev71d F5: six CLI runs, standing in the project (process.chdir: not in a worker thread).
+  "test/catalogue/hostile-output-process-relative.test.ts",
+  // rev71d F6: two CLI exports, the first loads the CLI (3.5 s under load).
+  "test/catalogue/hostile-cache-below-shared-folder.test.ts",
   // rev70a F6/F8: seven renders of AGENTS.md endings, the first loads the pipeline (1-3.7 s under load).
   "test/catalogue/hostile-repository-text-end-span-cell.test.ts",
   // rev70a F5: a session's render and contextFor, then a hook's reply (1.9-2.3 s under load).

@@ -4,6 +4,7 @@ import { othersMayWrite } from "./_others-write.js";
 import { xdgFolder } from "./_paths.js";
 import { realpathSyncLinear } from "./_realpath.js";
 import { makeFolderPath, realFolder, writeTempFileSync } from "./_safe-write.js";
+import { sharedOnTheWaySync } from "./_shared-way.js";
 
 /**
  * Where one of sysprompt's cache files lives. `parents`: whether the folders
@@ -64,12 +65,49 @@ export function cacheRoot(env: Readonly<Record<string, string | undefined>>, hom
  */
 export function readyCacheFolder(folder: string): string {
   const root = basename(dirname(folder)) === CACHE_FOLDER ? dirname(folder) : folder;
-  // Each checked before anything is made in it.
+  // Nothing made below a folder others may write in; each made checked before anything is made in it.
+  checkWayUp(folder);
   for (const at of root === folder ? [folder] : [root, folder]) {
     makeFolderPath(at, 0o700);
     checkOwnFolder(at);
   }
   return realFolder(folder, dirname(root));
+}
+
+/**
+ * Throws unless no folder from `/` down to `folder` (each a look-up of its
+ * path passes through, links followed: {@link sharedOnTheWaySync}, the PATH
+ * search's and `export --out`'s walk) may be written by another user: the cache folder of yours below a team's `root:team 2775`
+ * share was taken, and a team member renamed `me/` away and put his own
+ * `export/codex/…/instructions.md` at the path codex reads as its system
+ * prompt, his `env.json` and session files at theirs (review rev71d F6).
+ */
+function checkWayUp(folder: string): void {
+  const shared = sharedOnTheWaySync(folder, { folder: "written" });
+  if (shared !== undefined) {
+    throw new Error(
+      `${shared}, on the way to sysprompt's cache folder ${folder}; sysprompt writes and reads its caches and export files only below folders no one else can write in: set XDG_CACHE_HOME to a folder of yours`,
+    );
+  }
+}
+
+/**
+ * Whether the cache file at `path` may be read: its folder is a real folder of
+ * this user's that no one else may write in, and none on its way up to `/`
+ * may be ({@link checkWayUp}); false too when the folder is not there
+ * (nothing to read). Every cache read asks this first (`env.json`'s GPU
+ * answer, the hook's session files, `export-names-*.json`): another user who
+ * could put a file there would choose what sysprompt trusts.
+ */
+export function cacheFileReadable(path: string): boolean {
+  const folder = dirname(path);
+  try {
+    checkOwnFolder(folder);
+    checkWayUp(folder);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -110,6 +148,7 @@ function checkOwnFolder(at: string): void {
 export function readyCacheFileFolder(location: CacheLocation): string {
   const folder = dirname(location.path);
   if (location.parents) return readyCacheFolder(folder);
+  checkWayUp(folder);
   try {
     mkdirSync(folder, { mode: 0o700 });
   } catch (error) {

@@ -35,6 +35,7 @@ import { endsInTableRun, tableRunsAsText } from "./sections/gfm-tables.js";
 import {
   followingShown,
   paidCheck,
+  rawHidingTags,
   unendedMarkupAt,
   withCheckBudget,
   withOneRender,
@@ -459,7 +460,36 @@ export function lastLineOpenToYours(text: string, joiner: string, onEscaped?: ()
   const start = lastParagraphStart(body);
   if (!body.includes("<", start) || followingShown(text, joiner)) return text;
   onEscaped?.();
-  return `${text.slice(0, start)}${body.slice(start).replaceAll("<", "&lt;")}${text.slice(body.length)}`;
+  const out = `${text.slice(0, start)}${body.slice(start).replaceAll("<", "&lt;")}${text.slice(body.length)}`;
+  // An end tag written as text may leave an element open again for a raw reading
+  // ({@link rawShownToYours}, read by the closers before this): then no `<` is markup.
+  return rawHidingTags(out, joiner) === undefined ? out : out.replaceAll("<", "&lt;");
+}
+
+/**
+ * `text` with the `<` of the start tags that hide words printed right after
+ * it (`joiner` between) for an HTML parser fed the raw prompt written `&lt;`
+ * ({@link rawHidingTags}): a tag CommonMark reads as text, in a code span
+ * (`` Use `<span hidden>` for notes. ``), a code block or over a blank line,
+ * is a tag to that parser, and hid your words after `{{content}}` in your
+ * section (found while fixing rev70a F2). Read again once; when it still
+ * hides, or what hides cannot be told, every `<` is written `&lt;`.
+ */
+function rawShownToYours(text: string, joiner: string): string {
+  let out = text;
+  for (let reading = 0; reading < 2; reading++) {
+    const tags = rawHidingTags(out, joiner);
+    if (tags === undefined) return out;
+    if (tags.length === 0) break;
+    let escaped = "";
+    let from = 0;
+    for (const at of tags) {
+      escaped += `${out.slice(from, at)}&lt;`;
+      from = at + 1;
+    }
+    out = escaped + out.slice(from);
+  }
+  return out.replaceAll("<", "&lt;");
 }
 
 /** What {@link closedOpenToYours} is told: {@link HiddenRunsOptions}, and `onEscaped` when the last paragraph's `<` were written `&lt;`. */
@@ -474,7 +504,7 @@ export interface OpenToYoursOptions extends HiddenRunsOptions {
  * rule file, a custom base prompt, an appended text and a partial.
  */
 export const END_ESCAPED_WORDS =
-  'ends in markup that hides the words printed right after it (an inline <span hidden>, or a tag or comment left unended: <span hidden, <!x): its last paragraph\'s "<", or that markup\'s, is written "&lt;", so they are shown';
+  'ends in markup that hides the words printed right after it (an inline <span hidden>, a tag or comment left unended: <span hidden, <!x, or a tag an HTML parser of the raw prompt reads in a code span, a code block or over a blank line: `<span hidden>`): its last paragraph\'s "<", or that markup\'s, is written "&lt;", so they are shown';
 
 /**
  * A repository's text as a template prints it (a context or rule file, a
@@ -790,32 +820,48 @@ export function closeOpenComment(text: string): string {
  * section or partial) ends with no code block, HTML block, comment or
  * never-shown element (`<div hidden>`, `<template>`) left open to run over
  * what follows it, and in no tag, comment or declaration an HTML parser of
- * the raw prompt would still be in ({@link withoutUnendedTag}; `onEscaped`
- * is told when one was written as text).
+ * the raw prompt would still be in ({@link withoutUnendedTag}), nor in an
+ * element that parser reads as hiding what follows ({@link rawShownToYours});
+ * `onEscaped` is told when one was written as text.
  */
 export function closeOpenBlocks(
   text: string,
   joined: TextStart = false,
   options?: OpenToYoursOptions,
 ): string {
+  return closedBlocks(text, joined, options).text;
+}
+
+/** {@link closeOpenBlocks}, and whether it only wrote `<` as text (`bare`: no line added, `text` was changed by no closer). */
+function closedBlocks(
+  text: string,
+  joined: TextStart,
+  options: OpenToYoursOptions | undefined,
+): { text: string; bare: boolean } {
   // A text not yours: no raw `<` in a GFM table's lines, which CommonMark's check cannot see (rev65b F1).
   const read = options?.unread === undefined ? tableRunsAsText(text) : text;
   const close = (t: string) => closeOpenComment(closeOpenFence(t, joined));
-  if (options?.unread !== undefined)
-    return closeHiddenRuns(close(read), { withLine, close }, options);
+  if (options?.unread !== undefined) {
+    const closed = closeHiddenRuns(close(read), { withLine, close }, options);
+    return { text: closed, bare: closed === text };
+  }
   // Judged before the closers too: their `-->` or `</div>` would end a cut tag (`<title a<!--`)
   // that then holds the rest of the prompt (rev72e F5). A comment left open is theirs to end.
   const judged = withoutUnendedTag(read, true);
   const closed = closeHiddenRuns(close(judged), { withLine, close }, options);
-  const ended = withoutUnendedTag(closed);
+  // No closer added: the text is bare, its `<` written as text or not.
+  const unclosed = read === text && closed === judged;
+  // Read raw too: a tag in a code span, a code block or over a blank line is one to an HTML parser.
+  const ended = rawShownToYours(withoutUnendedTag(closed), "\n\n");
   if (ended === closed) {
     if (judged !== read) options?.onEscaped?.();
-    return closed;
+    return { text: closed, bare: unclosed };
   }
   options?.onEscaped?.();
   // Its `<` written `&lt;`, what the tag held is Markdown: a fence line that was in its HTML
   // block opens a fence, a `<span hidden>` in its quoted value is an element. Closed again.
-  return withoutUnendedTag(closeHiddenRuns(close(ended), { withLine, close }, options));
+  const reclosed = withoutUnendedTag(closeHiddenRuns(close(ended), { withLine, close }, options));
+  return { text: reclosed, bare: unclosed && reclosed === ended };
 }
 
 /**
@@ -881,11 +927,9 @@ function withoutUnendedTag(text: string, beforeClosers = false): string {
  * ({@link closeHiddenRuns}: kept as written where its elements cannot be read).
  */
 export function closeOpenBlocksOnOwnLine(text: string, options?: OpenToYoursOptions): string {
-  const closed = closeOpenBlocks(text, "either", options);
   // A tag written as text, and no closer (`see &lt;span hidden`), needs no line of its own:
   // the words printed after it go on its line as they would have.
-  const bare =
-    closed === text || (options?.unread === undefined && closed === withoutUnendedTag(text));
+  const { text: closed, bare } = closedBlocks(text, "either", options);
   if (!bare) return `${closed}\n`;
   // A link definition's title left open takes the lines after it as its own: a blank
   // line ends it (rev58c F4).

@@ -2,6 +2,8 @@ import { dirname, join, parse, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "./_fs.js";
 import { lstatKindOrMissing, realpath } from "./_io.js";
 import { isWithin } from "./_paths.js";
+import { UnsafePathError } from "./_safe-write.js";
+import { processRelativeOnTheWay } from "./_shared-way.js";
 import {
   type HeldEnd,
   heldLinks,
@@ -74,6 +76,14 @@ export async function outputTarget(
   path: string,
   o: { cwd: string; home: string; renderCwd?: string | undefined },
 ): Promise<OutputTarget> {
+  const magic = processRelativeOnTheWay(path);
+  if (magic !== undefined) {
+    throw new UnsafePathError(
+      "unsafe-target",
+      path,
+      `its way leads through ${magic}, which names another file in each process that reads it (an agent started elsewhere reads its own); name the file by its own path`,
+    );
+  }
   const { tree, ...target } = await namedPlace(path, o);
   if (tree?.kind !== "shared" || target.within === undefined) return target;
   return homeByItsRealPath(target as Required<OutputTarget>, o.home);

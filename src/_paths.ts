@@ -166,6 +166,17 @@ export function pathKey(path: string): string {
   return path.split("/").map(nameKey).join("/");
 }
 
+/**
+ * Folders whose paths name a different place in each process that looks:
+ * `/proc/self/cwd` is the folder of whoever reads it (git's, after `-C`, is
+ * the project; an agent's, started in another folder, is that folder),
+ * `/dev/fd/N` an open folder of its own. No system binary lives there, a
+ * check made there says nothing of what a child finds, and a file written
+ * there is not the file another process reads by that name: `PATH` entries
+ * and `-o`/`--out` paths are never taken there (review rev71d F5).
+ */
+export const PROCESS_RELATIVE = ["/proc", "/dev/fd"];
+
 /** True when `path` is `folder` or lies below it (compared as written; resolve links first). */
 export function isWithin(path: string, folder: string): boolean {
   return !leavesFolder(relative(folder, path));

@@ -1,7 +1,8 @@
-import type { Stats } from "node:fs";
+import { lstatSync, readlinkSync, type Stats } from "node:fs";
 import { isAbsolute, join, parse, resolve, sep } from "node:path";
 import { lstat, readlink } from "./_io.js";
 import { othersMayWrite } from "./_others-write.js";
+import { isWithin, PROCESS_RELATIVE } from "./_paths.js";
 
 // The one walk "from `/` down" for what sysprompt starts or writes for an
 // agent to read later: every folder a look-up of a path passes through, by
@@ -56,17 +57,90 @@ export async function sharedOnTheWay(
 ): Promise<string | undefined> {
   const me = process.getuid?.();
   if (me === undefined) return undefined;
+  const walk = way(path, options, me, "shared");
+  let step = walk.next();
+  while (!step.done) {
+    const ask = step.value;
+    const answer =
+      "lstat" in ask
+        ? await lstat(ask.lstat).catch(() => undefined)
+        : await readlink(ask.readlink).catch(() => undefined);
+    step = walk.next(answer);
+  }
+  return step.value;
+}
+
+/**
+ * {@link sharedOnTheWay}, its look-ups made at once on this thread: for the
+ * synchronous writers and readers of sysprompt's cache folder (the hook's
+ * session files, `env.json`, the export file; review rev71d F6: a cache
+ * folder of yours below a team's `root:team 2775` share was taken).
+ */
+export function sharedOnTheWaySync(path: string, options: WayOptions = {}): string | undefined {
+  const me = process.getuid?.();
+  if (me === undefined) return undefined;
+  return driveSync(way(path, options, me, "shared"));
+}
+
+/**
+ * The {@link PROCESS_RELATIVE} folder (`/proc`, `/dev/fd`) the way of `path`
+ * enters, as written or by a link met on it (`~/here -> /proc/self/cwd`),
+ * walked as {@link sharedOnTheWay} walks it; undefined when none. Such a
+ * path names another file in each process that reads it (review rev71d F5).
+ */
+export function processRelativeOnTheWay(path: string): string | undefined {
+  if (sep !== "/") return undefined;
+  const written = processFolder(resolve(path));
+  return written ?? driveSync(way(path, {}, process.getuid?.() ?? 0, "process"));
+}
+
+/** The {@link PROCESS_RELATIVE} folder holding `at`, if any. */
+const processFolder = (at: string) => PROCESS_RELATIVE.find((folder) => isWithin(at, folder));
+
+/** A look-up the walk asks its driver for: an entry's `lstat`, or a link's target. */
+type Ask = { lstat: string } | { readlink: string };
+
+/** Runs the walk with synchronous look-ups (a failed one is a missing entry). */
+function driveSync(walk: Generator<Ask, string | undefined, Stats | string | undefined>) {
+  let step = walk.next();
+  while (!step.done) {
+    const ask = step.value;
+    let answer: Stats | string | undefined;
+    try {
+      answer = "lstat" in ask ? lstatSync(ask.lstat) : readlinkSync(ask.readlink, "utf8");
+    } catch {
+      answer = undefined;
+    }
+    step = walk.next(answer);
+  }
+  return step.value;
+}
+
+/**
+ * The one walk of {@link sharedOnTheWay} (`judging` "shared") and {@link
+ * processRelativeOnTheWay} ("process": no folder judged, the first process-
+ * relative one returned), asking its driver for each look-up.
+ */
+function* way(
+  path: string,
+  options: WayOptions,
+  me: number,
+  judging: "shared" | "process",
+): Generator<Ask, string | undefined, Stats | string | undefined> {
   const seen = options.seen ?? new Map<string, Stats | undefined>();
-  const look = async (at: string) => {
+  function* look(at: string): Generator<Ask, Stats | undefined, Stats | string | undefined> {
     if (seen.has(at)) return seen.get(at);
-    const s = await lstat(at).catch(() => undefined);
+    const s = (yield { lstat: at }) as Stats | undefined;
     seen.set(at, s);
     return s;
-  };
+  }
   const ours = (uid: number) => uid === me || uid === 0;
   /** Why `folder` (a real folder) is shared; `sticky` when it is only for an entry of another user's. */
-  const judge = async (folder: string) => {
-    const s = await look(folder);
+  function* judge(
+    folder: string,
+  ): Generator<Ask, { said: string; sticky: boolean } | undefined, Stats | string | undefined> {
+    if (judging === "process") return undefined;
+    const s = yield* look(folder);
     if (s === undefined) return undefined;
     const mode = (s.mode & 0o7777).toString(8).padStart(4, "0");
     const owner = s.uid === me ? "" : `, owned by uid ${s.uid}`;
@@ -75,7 +149,7 @@ export async function sharedOnTheWay(
     if (options.owners && !ours(s.uid))
       return { said: `${folder}: owned by another user (uid ${s.uid})`, sticky: false };
     return undefined;
-  };
+  }
   const start = resolve(path);
   const root = parse(start).root;
   let at = root;
@@ -88,17 +162,19 @@ export async function sharedOnTheWay(
       at = resolve(at, "..");
       continue;
     }
-    const verdict = await judge(at);
+    if (judging === "process" && processFolder(at) !== undefined) return processFolder(at);
+    const verdict = yield* judge(at);
     const next = join(at, name);
-    const entry = await look(next);
+    const entry = yield* look(next);
     if (verdict !== undefined && !verdict.sticky) return verdict.said;
     if (verdict?.sticky && entry !== undefined && !ours(entry.uid)) {
       return `${next}: another user's (uid ${entry.uid}) in ${verdict.said}`;
     }
     if (entry === undefined) return undefined;
     if (entry.isSymbolicLink()) {
-      if (++links > MAX_LINKS) return `${next}: too many links on the way`;
-      const target = await readlink(next).catch(() => undefined);
+      if (++links > MAX_LINKS)
+        return judging === "process" ? undefined : `${next}: too many links on the way`;
+      const target = (yield { readlink: next }) as string | undefined;
       if (target === undefined) return undefined;
       if (isAbsolute(target)) at = root;
       pending = [...target.split(sep), ...pending];
@@ -106,7 +182,8 @@ export async function sharedOnTheWay(
       at = next;
     }
   }
+  if (judging === "process") return processFolder(at);
   if (options.folder === undefined) return undefined;
-  const verdict = await judge(at);
+  const verdict = yield* judge(at);
   return verdict?.sticky && options.folder === "written" ? undefined : verdict?.said;
 }

@@ -7,6 +7,7 @@
 import {
   closeSync,
   constants,
+  existsSync,
   fstatSync,
   openSync,
   readdirSync,
@@ -17,6 +18,7 @@ import {
 import { basename, dirname, join } from "node:path";
 import {
   type CacheLocation,
+  cacheFileReadable,
   cacheLocation,
   readyCacheFileFolder,
   writeCacheFile,
@@ -86,6 +88,8 @@ export function readSmallFile(
   path: string,
   maxBytes: number,
 ): { text: string } | { problem: "missing" | "other" } {
+  // A folder another user may write in, or one on its way up to `/`: not read (rev71d F6).
+  if (!cacheFileReadable(path)) return { problem: existsSync(path) ? "other" : "missing" };
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);

@@ -45,6 +45,7 @@ export {
   enclosingRepositories,
   excludeRules,
   globalIgnoreRules,
+  ignoreFileBytes,
   type PrivatePathsOptions,
   type PrivateVerdict,
   privatePaths,

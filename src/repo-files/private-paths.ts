@@ -440,6 +440,21 @@ async function folderRules(
 const IN_TREE = { follow: false } as const;
 
 /**
+ * An ignore file's bytes as git reads them, for the workspace tree's own
+ * reading of what git ignores: a regular file only, never through a final
+ * link (git reads no linked `.gitignore`), read whole up to `maxBytes` or not
+ * at all (undefined). Bytes, not decoded text: decoding made each CR a line
+ * end (rev71a F4). The door's reading, so no reader outside it opens one.
+ */
+export async function ignoreFileBytes(
+  path: string,
+  maxBytes: number,
+): Promise<Uint8Array | undefined> {
+  const read = await readCappedBytes(path, maxBytes, { follow: false });
+  return read.ok && read.total <= maxBytes ? read.bytes : undefined;
+}
+
+/**
  * `list` with the patterns of `file` added (rebased to `base`); `list` itself
  * when there is no such file (or, with `follow` false, a link). `cut` says where
  * the file was not read whole: past the byte cap, past the pattern budget, a

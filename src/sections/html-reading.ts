@@ -111,6 +111,21 @@ export function hides(name: string, attributes: ReadonlyMap<string, string>): bo
   return style !== undefined && hidingStyle(cssText(style));
 }
 
+/**
+ * Whether `text` may hold an element that {@link hides}: a start tag of a name
+ * in {@link NEVER_SHOWN} or `<dialog`, or the word `hidden`, `popover` or
+ * `style` anywhere (an attribute's name). A text with none opens no hiding
+ * element, however an HTML parser reads it. Linear, one expression.
+ */
+export function mayHoldHiding(text: string): boolean {
+  return text.includes("<") && HIDING_WORDS.test(text);
+}
+
+const HIDING_WORDS = new RegExp(
+  `<(?:${[...NEVER_SHOWN, "dialog"].join("|")})(?=[\\t\\n\\f\\r />]|$)|hidden|popover|style`,
+  "i",
+);
+
 /** {@link hides} of each element, decided once (rev61b F2: asked again at every closer). */
 const HIDES = new WeakMap<Element, boolean>();
 
@@ -573,6 +588,14 @@ let paid = false;
 let prepaid = 0;
 
 /**
+ * Whether the running {@link paidCheck} paid for one raw reading
+ * ({@link rawHidingTags}) as well: its charge covers the reading, one render
+ * and the raw reading of the text as printed. Each raw reading past it is
+ * charged as it starts.
+ */
+let rawPrepaid = false;
+
+/**
  * `run()` with {@link followingShown} held to `chars` characters in all: a
  * text with `<` longer than what is left is not rendered (as a text too long
  * to verify) and costs nothing, so what comes after may still be checked.
@@ -619,11 +642,13 @@ export function paidCheck<T>(text: string, run: () => T, refused: () => T, free 
   }
   paid = true;
   prepaid = free ? Number.POSITIVE_INFINITY : 1;
+  rawPrepaid = true;
   try {
     return run();
   } finally {
     paid = false;
     prepaid = 0;
+    rawPrepaid = false;
   }
 }
 
@@ -741,6 +766,107 @@ function probesShown(
     if (error !== TOO_MUCH) throw error;
     return false;
   }
+}
+
+/** A hiding element a raw reading's probe is in: its start tag's `<` (-1: none written), and the one around it. */
+interface Hider {
+  at: number;
+  outer: Hider | undefined;
+}
+
+/**
+ * What hides a paragraph printed after `text` (`joiner` between) for an HTML
+ * parser fed the raw prompt, which reads every `<` as markup, in code spans,
+ * code blocks and over blank lines too (rev68c F8's reader): undefined when
+ * it is shown (a text that cannot hold a hiding element, {@link mayHoldHiding}, opens none); else the offsets in
+ * `text` of the `<` of the start tags of the hiding elements ({@link hides})
+ * around it, or none when they cannot be told (the paragraph in no text node,
+ * an element with no start tag in `text`, a text past
+ * {@link MAX_VERIFIED_CHARS} or the scope's budget, a tree past
+ * {@link MAX_HTML_ELEMENTS} and a fourth of its length). `` Use `<span
+ * hidden>` for notes. `` is text to CommonMark, and a span that hid your words
+ * after `{{content}}` to that parser (found while fixing rev70a F2). Charged
+ * to the scope's budget as a render ({@link paidCheck} pays for one).
+ */
+export function rawHidingTags(text: string, joiner: string): number[] | undefined {
+  if (!mayHoldHiding(text)) return undefined;
+  if (text.length > MAX_VERIFIED_CHARS) return [];
+  if (rawPrepaid) rawPrepaid = false;
+  else {
+    if (!checkAffordable(text)) return [];
+    if (prepaid === 0 && budget !== undefined) budget.left -= text.length;
+  }
+  const probe = probeFor(text);
+  const raw = `${text}${joiner}${probe}\n`;
+  const limit = MAX_HTML_ELEMENTS + raw.length / 4;
+  try {
+    const on = rawHidersOf(raw, probe, true, limit);
+    const off = /noscript/i.test(raw) ? rawHidersOf(raw, probe, false, limit) : undefined;
+    if (on === undefined && off === undefined) return undefined;
+    const tags = new Set<number>();
+    for (const hiders of [on, off])
+      for (let h = hiders; h !== undefined; h = h.outer) {
+        if (h.at < 0 || h.at >= text.length) return [];
+        tags.add(h.at);
+      }
+    return [...tags].sort((a, b) => a - b);
+  } catch (error) {
+    if (error !== TOO_MUCH) throw error;
+    return [];
+  }
+}
+
+/** The hiding elements around `probe` in `raw` read as HTML ({@link rawHidingTags}): undefined when shown, `{ at: -1 }` when in no text node. */
+function rawHidersOf(
+  raw: string,
+  probe: string,
+  scriptingEnabled: boolean,
+  limit: number,
+): Hider | undefined {
+  let elements = 0;
+  const { Parser, defaultTreeAdapter } = loadParse5();
+  const parser = Parser.getFragmentParser(fragmentContext(), {
+    treeAdapter: {
+      ...defaultTreeAdapter,
+      createElement: (tagName, namespaceURI, attrs) => {
+        if (++elements > limit) throw TOO_MUCH;
+        return defaultTreeAdapter.createElement(tagName, namespaceURI, attrs);
+      },
+    },
+    sourceCodeLocationInfo: true,
+    scriptingEnabled,
+  });
+  parser.tokenizer.write(raw, true);
+  const stack: { node: ChildNode | ParentNode; hiders: Hider | undefined }[] = [
+    { node: parser.getFragment(), hiders: undefined },
+  ];
+  while (stack.length > 0) {
+    const { node, hiders } = stack.pop() as {
+      node: ChildNode | ParentNode;
+      hiders: Hider | undefined;
+    };
+    if (node.nodeName === "#text") {
+      if ((node as TextNode).value.includes(probe)) return hiders;
+      continue;
+    }
+    if (!("childNodes" in node)) continue;
+    let around = hiders;
+    if ("tagName" in node) {
+      const element = node as Element;
+      if (elementHides(element)) {
+        const location = (element as { sourceCodeLocation?: SourceLocation | null })
+          .sourceCodeLocation;
+        around = { at: location?.startTag?.startOffset ?? -1, outer: hiders };
+      }
+      const content = (node as { content?: ParentNode }).content;
+      if (content !== undefined) stack.push({ node: content, hiders: around });
+    }
+    const children = (node as ParentNode).childNodes;
+    for (let i = children.length - 1; i >= 0; i--)
+      stack.push({ node: children[i] as ChildNode, hiders: around });
+  }
+  // In no text node: an attribute, a comment, dropped (a `<select>`'s text).
+  return { at: -1, outer: undefined };
 }
 
 /** The HTML tokenizer's tag states {@link unendedMarkupAt} tells apart (a self-closing `/` and a quoted value's end read as before an attribute's name). */

@@ -2,6 +2,7 @@ import { basename, dirname, join } from "node:path";
 import {
   CACHE_FOLDER,
   type CacheLocation,
+  cacheFileReadable,
   cacheLocation,
   writeCacheFile,
 } from "../../_cache-location.js";
@@ -101,6 +102,8 @@ export async function readGpuCache(
   path: string,
   machine: MachineFingerprint,
 ): Promise<GpuAnswer | undefined> {
+  // Its folder, or one on its way up to `/`, another user's to write in: not read (rev71d F6).
+  if (!cacheFileReadable(path)) return undefined;
   const read = await readTextFile(path, MAX_CACHE_BYTES);
   if (!read.ok) return undefined;
   let file: Partial<EnvCacheFile>;

@@ -4,7 +4,7 @@ import { delimiter, dirname, isAbsolute, join, parse, relative, resolve, sep } f
 import { pushAll } from "../../_arrays.js";
 import { realpath, stat } from "../../_io.js";
 import { othersMayWrite } from "../../_others-write.js";
-import { homeFolder, isWithin } from "../../_paths.js";
+import { homeFolder, isWithin, PROCESS_RELATIVE } from "../../_paths.js";
 import { sharedOnTheWay } from "../../_shared-way.js";
 import {
   findProjectRoot,
@@ -35,14 +35,6 @@ function pathVariable(env: Env): string {
   const key = Object.keys(env).find((k) => k.toUpperCase() === "PATH");
   return key === undefined ? "" : (env[key] ?? "");
 }
-
-/**
- * Folders whose paths name a different place in each process that looks:
- * `/proc/self/cwd` is the folder of whoever reads it (git's, after `-C`, is
- * the project), `/dev/fd/N` an open folder of its own. No system binary
- * lives there, and a check made here says nothing of what a child finds.
- */
-const PROCESS_RELATIVE = ["/proc", "/dev/fd"];
 
 /**
  * The entries of `env`'s PATH that may hold a system binary: absolute, not

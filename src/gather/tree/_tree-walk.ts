@@ -13,13 +13,13 @@ import {
 import { realpath, statOrUndefinedSync } from "../../_io.js";
 import { nextTurn, pace } from "../../_pace.js";
 import { homeFolder, isBelowCeiling } from "../../_paths.js";
-import { readCappedBytes } from "../../repo-files/capped-read.js";
 import {
   excludeRules,
   globalIgnoreRules,
   type HgIgnore,
   hgIgnoreAround,
   holdsUsableGit,
+  ignoreFileBytes,
   plantedCheck,
   projectReach,
   type Reach,
@@ -854,6 +854,5 @@ export async function statOf(path: string | Buffer, follow: boolean): Promise<St
  */
 async function readIgnoreBytes(path: string): Promise<Uint8Array | undefined> {
   await pace();
-  const read = await readCappedBytes(path, MAX_TEXT_FILE_BYTES, { follow: false });
-  return read.ok && read.total <= MAX_TEXT_FILE_BYTES ? read.bytes : undefined;
+  return ignoreFileBytes(path, MAX_TEXT_FILE_BYTES);
 }

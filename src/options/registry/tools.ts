@@ -1,3 +1,4 @@
+import { showsNothing } from "../../_prompt-text.js";
 import { isName, isNameArray, isRecordOf, isString, isStringArray, nameList } from "../checks.js";
 import { listFlag, nameKey, option, toolPairs, valueFlag } from "../spec.js";
 
@@ -85,11 +86,12 @@ export const TOOL_OPTIONS = {
     default: "none",
     check: isStringArray,
     scenario: "promptGuidelines",
-    // A blank rule (`--guideline "$RULE"` unset) is refused, not dropped without a word (rev68d F5).
+    // A blank rule (`--guideline "$RULE"` unset) is refused, not dropped without a word (rev68d F5):
+    // blank as a blank `--model` is, `showsNothing`, so U+200B, U+2060 or U+00AD alone too (rev71d F3).
     flag: listFlag<readonly string[]>(
       [["--guideline <text>", "add a rule to the rules section (repeatable)"]],
       (raw) => {
-        const blank = raw.find((r) => r.trim() === "");
+        const blank = raw.find(showsNothing);
         return blank === undefined
           ? { value: raw }
           : { problem: `expects a rule's text, got ${JSON.stringify(blank)}` };
