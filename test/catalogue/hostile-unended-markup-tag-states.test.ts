@@ -1,4 +1,4 @@
-import { type DefaultTreeAdapterMap, parseFragment } from "parse5";
+import { type DefaultTreeAdapterMap, parse, parseFragment } from "parse5";
 import { describe, expect, it } from "vitest";
 import { closeOpenBlocks, closeOpenBlocksOnOwnLine } from "../../src/_fence.js";
 import { renderSystemPrompt } from "../../src/index.js";
@@ -26,6 +26,23 @@ function inText(html: string, probe: string): boolean {
     return ("childNodes" in node ? (node.childNodes as Node[]) : []).some(walk);
   };
   return walk(parseFragment(html) as unknown as Node);
+}
+
+/** Whether `probe` is in a text node of parse5's reading of the whole `html` that no raw-text, `<template>` or `hidden` element holds. */
+function shownRaw(html: string, probe: string): boolean {
+  const raw =
+    /^(template|title|textarea|script|style|xmp|iframe|noembed|noframes|noscript|plaintext)$/;
+  const walk = (node: Node, hidden: boolean): boolean => {
+    if (node.nodeName === "#text")
+      return !hidden && (node as DefaultTreeAdapterMap["textNode"]).value.includes(probe);
+    const hides =
+      hidden ||
+      raw.test(node.nodeName) ||
+      ("attrs" in node && node.attrs.some((a) => a.name === "hidden"));
+    if (node.nodeName === "template") return false;
+    return ("childNodes" in node ? (node.childNodes as Node[]) : []).some((c) => walk(c, hides));
+  };
+  return walk(parse(html) as unknown as Node, false);
 }
 
 async function render(files: Record<string, string>, append?: string) {
@@ -86,20 +103,24 @@ describe("hostile repository: unended markup read in the HTML tokenizer's own st
   it("F3: 512 KiB of `<![CDATA[]]x>` (a check's whole budget) is read in one linear pass", () => {
     const text = `x ${"<![CDATA[]]x>".repeat(40_000)} ]]>`;
     const started = process.hrtime.bigint();
-    // As a printed text is closed (its check, then the text judged alone, which no budget bounds).
-    const closed = withCheckBudget(() => closeOpenBlocksOnOwnLine(text));
+    const at = unendedMarkupAt(text);
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    expect(closed.startsWith("x &lt;![CDATA[]]x>&lt;![CDATA[")).toBe(true);
-    // Idle: some 30 ms; the look-ahead per `<![CDATA[` took 9.8 s here (2.4 s at half this size).
+    // Idle: under 1 ms; the look-ahead per `<![CDATA[` took 11.6 s here (2.4 s at half this size).
     expect(ms).toBeLessThan(2500);
+    expect(at).toBe(2);
+    // As a printed text is closed: every `<` written as text.
+    const closed = withCheckBudget(() => closeOpenBlocksOnOwnLine(text));
+    expect(closed.startsWith("x &lt;![CDATA[]]x>&lt;![CDATA[")).toBe(true);
   });
 
-  it("F5: the closers' `-->` does not complete a cut `<title a<!--`", async () => {
-    const text = "# Project\n\nBuild with make. Notes: <title a<!-- done.\n";
-    expect(closeOpenBlocks(text, "either")).toContain("Notes: &lt;title a");
-    const result = await render({ "project/AGENTS.md": text });
-    for (const marker of ["QZ-MINE", "Current working directory"])
-      expect(inText(result.text, marker), marker).toBe(true);
+  it("F5: the closers' `-->` does not complete a cut `<title a<!--`, `<textarea a<!--` or `<xmp a`", async () => {
+    for (const cut of ["<title a<!-- done.", "<textarea a<!-- done.", "<xmp a\n\n<!-- done."]) {
+      const text = `# Project\n\nBuild with make. Notes: ${cut}\n`;
+      expect(closeOpenBlocks(text, "either"), cut).toContain(`Notes: &lt;${cut.slice(1, 5)}`);
+      const result = await render({ "project/AGENTS.md": text });
+      for (const marker of ["QZ-MINE", "Current working directory"])
+        expect(shownRaw(result.text, marker), `${cut}: ${marker}`).toBe(true);
+    }
     // A comment left open is still the closers' to end.
     expect(closeOpenBlocks("Notes <!-- later")).toBe("Notes <!-- later\n-->");
   });
