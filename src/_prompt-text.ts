@@ -786,13 +786,98 @@ export function nameKeys(names: ReadonlySet<string>): ReadonlySet<string> {
   return keys;
 }
 
-/** What {@link hasName} asks of a set of {@link nameKeys}. */
-type NameKeys = Pick<ReadonlySet<string>, "has">;
+/**
+ * What {@link hasName} asks of a set of {@link nameKeys}: whether a key is
+ * one of them (`has`), or one of those of several words (`joined`,
+ * {@link joinedKeys}), and the longest of them.
+ */
+interface NameKeys {
+  has(key: string): boolean;
+  joined(key: string): boolean;
+  readonly longest: number;
+}
 
-/** Whether `name` is one of the names whose {@link nameKeys} are `keys`. */
+/** The {@link NameKeys} of `names`, each part made when first asked: most texts hold no tag. */
+function namesKeys(names: ReadonlySet<string>): NameKeys {
+  return {
+    has: (key) => nameKeys(names).has(key),
+    joined: (key) => joinedKeys(names).keys.has(key),
+    get longest() {
+      return joinedKeys(names).longest;
+    },
+  };
+}
+
+/**
+ * The keys of `names` that have a separator of their own (`user_instructions`,
+ * `system-reminder`, `seed:bos`: names of several words), and the length of
+ * the longest key of all, per set.
+ */
+const JOINED_KEYS = new WeakMap<
+  ReadonlySet<string>,
+  { keys: ReadonlySet<string>; longest: number }
+>();
+
+function joinedKeys(names: ReadonlySet<string>): { keys: ReadonlySet<string>; longest: number } {
+  let made = JOINED_KEYS.get(names);
+  if (made === undefined) {
+    const keys = new Set<string>();
+    let longest = 0;
+    for (const name of names) {
+      const key = nameKey(name);
+      longest = Math.max(longest, key.length);
+      if (key !== "" && SEPARATORS.test(name.slice(1, -1))) keys.add(key);
+    }
+    made = { keys, longest };
+    JOINED_KEYS.set(names, made);
+  }
+  return made;
+}
+
+/** Whether `name` is one of the names whose {@link nameKeys} are `keys`, or one with a prefix ({@link prefixedName}). */
 function hasName(keys: NameKeys, name: string): boolean {
   const key = nameKey(name);
-  return key !== "" && keys.has(key);
+  if (key !== "" && keys.has(key)) return true;
+  return SEPARATORS.test(name) && prefixedName(keys, name);
+}
+
+/**
+ * Whether `name` is one of the names with a prefix, as a reader takes it:
+ * its parts after a `:` are one of them (an XML namespace prefix:
+ * `</x:repository_instructions>`, `</a:b:repository_instructions>`,
+ * `<claude:system-reminder>`, `<x:rule>`, `<x:seed:bos>`), or its parts
+ * after a `-`, `_` or `.` are one of several words
+ * (`<x-user_instructions>`, `</the-repository-instructions>`,
+ * `<x:my-system-reminder>`). A name of one word joined to another is another
+ * name (`power-user`, `my-rules`, `tool_output`), a name's parts before a `:`
+ * are its prefix (`<rules:x>`), and a `::` joins as a `-` does, a path of
+ * C++ or Rust (`<v8::Function>`, `<crate::model::User>`): decided (review rev72c
+ * F3), to keep custom elements and code in a repository's text as written.
+ * Before, each of those printed raw. Only the tails of at most twice the
+ * longest name's letters are read (a `rn` reads as `m`), so a name is read a
+ * bounded number of times.
+ */
+function prefixedName(keys: NameKeys, name: string): boolean {
+  const bound = 2 * keys.longest;
+  // The letters from a place to the name's end.
+  let letters = 0;
+  for (let i = name.length - 1; i >= 0 && letters <= bound; ) {
+    if (!SEPARATORS.test(name.charAt(i))) {
+      letters++;
+      i--;
+      continue;
+    }
+    const from = i + 1;
+    let run = i;
+    while (run > 0 && SEPARATORS.test(name.charAt(run - 1))) run--;
+    // A `::` is a path of C++ or Rust (`Local<v8::Function>`, `Vec<crate::model::User>`): a joiner.
+    const between = name.slice(run, from);
+    const colon = between.includes(":") && !between.includes("::");
+    const key = from < name.length && run > 0 ? nameKey(name.slice(from)) : "";
+    if (key !== "" && (colon ? keys.has(key) : keys.joined(key))) return true;
+    i = run - 1;
+  }
+  return false;
 }
 
 /**
@@ -1264,7 +1349,7 @@ function lastAtMost(sorted: readonly number[], value: number): number {
 function heldOpeners(text: string, names: ReadonlySet<string>): number[] {
   const nextOpen = openFinder(text);
   // Made when a tag is first read: most texts a render escapes hold none.
-  const keys: NameKeys = { has: (key) => nameKeys(names).has(key) };
+  const keys = namesKeys(names);
   const held: number[] = [];
   // The last name read, by where it starts: the openers of one run read the same name.
   let lastStart = -1;
@@ -1851,18 +1936,37 @@ export function xmlNameText(text: string, names?: ReadonlySet<string>): string {
  * words a code span (F5). Its leading spaces are written `\u0020`, as the
  * workspace tree writes them (a TAB is `\u0009` already, {@link oneLine}):
  * at a line's start, or after a list item's marker, four of them made the
- * template's words on that line indented code (F4). A `[` at its start is
- * written `&#91;` (a reference opens no link label, and reads as `[` in an
- * XML attribute too, where `\[` would not): `- {{name}}: {{path}}` with a
- * rule file named `[docs]` was a link reference definition, defining the
- * label the template's own link uses (F6).
+ * template's words on that line indented code (F4). Every `[` and `]` is
+ * written `&#91;` / `&#93;` ({@link inLineAsText}: a reference opens no link
+ * label, and reads as a bracket in an XML attribute too, where `\[` would
+ * not): `- {{name}}: {{path}}` with a rule file named `[docs]` was a link
+ * reference definition, defining the label the template's own link uses
+ * (F6), and a value's `]` ended the template's link text (rev72c F4).
  */
 function lineValue(line: string): string {
-  const text = line.includes("`") ? line.replaceAll("`", BACKTICK_REFERENCE) : line;
+  const text = inLineAsText(line);
   let blanks = 0;
   while (text.charCodeAt(blanks) === 0x20) blanks++;
   if (blanks > 0) return lineOpeningNoBlock(`${"\\u0020".repeat(blanks)}${text.slice(blanks)}`);
-  return lineOpeningNoBlock(text.startsWith("[") ? `&#91;${text.slice(1)}` : text);
+  return lineOpeningNoBlock(text);
+}
+
+/**
+ * A value's piece that a template's own line continues, with every backtick
+ * written `&#96;` and every bracket `&#91;` / `&#93;` (references every
+ * reader decodes to the character, in text and in an XML attribute): the one
+ * rule for a one-line value ({@link lineValue}) and a multi-line value's
+ * first line and last paragraph ({@link edgesAsText}). A bracket of the
+ * value's opened or ended a link of the template's: your
+ * `See [{{vars.team}}](https://mine.example/docs)` with a project's
+ * `docs](https://evil.example) [x` printed `[docs](https://evil.example)`,
+ * your link re-pointed (decided, review rev72c F4). Linear.
+ */
+function inLineAsText(piece: string): string {
+  if (!/[`[\]]/.test(piece)) return piece;
+  return piece.replace(/[`[\]]/g, (c) =>
+    c === "`" ? BACKTICK_REFERENCE : c === "[" ? "&#91;" : "&#93;",
+  );
 }
 
 /**
@@ -2429,8 +2533,7 @@ function edgesAsText(text: string): string {
   // Your words continue its lines after its last blank line, or after its last fence line (a
   // fence's closer ends that paragraph: your words start one of their own after it).
   const paragraph = paragraphStartBefore(text, lastStart);
-  const ticks = (piece: string) =>
-    piece.includes("`") ? piece.replaceAll("`", BACKTICK_REFERENCE) : piece;
+  const ticks = inLineAsText;
   const first = ticks(text.slice(0, firstEnd));
   const middle = text.slice(firstEnd, Math.max(firstEnd, paragraph));
   const last = ticks(text.slice(Math.max(firstEnd, paragraph), lastStart));

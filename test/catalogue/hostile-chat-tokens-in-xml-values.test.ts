@@ -38,11 +38,11 @@ describe("hostile repository: bracket chat tokens in XML values", () => {
     expect(text).toContain("<description>D [|user|&#93; [INST&#93; ]~b&#93;user [e~&#91;");
     // A name's leading `[` is a reference too (rev68c F6).
     expect(text).toContain("<name>&#91;INST&#93;</name>");
-    expect(text).toContain("/.agents/skills/[INST&#93;/SKILL.md</location>");
+    expect(text).toContain("/.agents/skills/&#91;INST&#93;/SKILL.md</location>");
     expect(text).toContain('<rule name="&#91;|user|&#93;" format="cursor"');
-    expect(text).toContain('path="' + `${root}/project/.claude/rules/[INST&#93;.md">`);
+    expect(text).toContain('path="' + `${root}/project/.claude/rules/&#91;INST&#93;.md">`);
     expect(text).toContain(
-      `<repository_instructions path="${root}/project/[|user|&#93;/AGENTS.md">`,
+      `<repository_instructions path="${root}/project/&#91;|user|&#93;/AGENTS.md">`,
     );
     expect(rawTokens(text)).toEqual([]);
   });

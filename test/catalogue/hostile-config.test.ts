@@ -114,7 +114,7 @@ const cases: CatalogueCase[] = [
     ],
     verify: (bad) => {
       expect(bad.data.model).toBe(null);
-      expect(bad.data.vars).toEqual({ team: "a\\u001b[31mb" });
+      expect(bad.data.vars).toEqual({ team: "a\\u001b&#91;31mb" });
     },
   },
   {

@@ -34,11 +34,13 @@ describe("hostile repository: a link definition's open title takes none of your 
 
   it("a one-line value (a project's var, a name) starting a link definition is text", () => {
     expect(nameText('[n]: https://example.com "', new Set())).toBe(
-      '&#91;n]: https://example.com "',
+      '&#91;n&#93;: https://example.com "',
     );
     // Leading blanks are written as the tree writes them (rev68c F4): no definition after them.
-    expect(nameText("  [a b]: u", new Set())).toBe("\\u0020\\u0020[a b]: u");
+    expect(nameText("  [a b]: u", new Set())).toBe("\\u0020\\u0020&#91;a b&#93;: u");
     // A `[` at its start is always text (rev68c F6): where your line goes on with `: `, it opened one.
-    expect(nameText("[x](https://example.com)", new Set())).toBe("&#91;x](https://example.com)");
+    expect(nameText("[x](https://example.com)", new Set())).toBe(
+      "&#91;x&#93;(https://example.com)",
+    );
   });
 });

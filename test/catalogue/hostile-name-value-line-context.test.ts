@@ -12,7 +12,7 @@ import { renderYourSection } from "./_your-section.js";
 // after your list item's marker, made your words indented code (F4). A rule file named
 // `[docs].mdc` printed by `- {{name}}: {{path}}` defined the label your own link uses (F6).
 // An on-demand rule's path had its run of blanks made one (F9). Now a name or a one-line
-// value writes each backtick `&#96;`, its leading blanks `\u0020` and a leading `[` as `&#91;`;
+// value writes each backtick `&#96;`, its leading blanks `\u0020` and each bracket as `&#91;` / `&#93;` (rev72c F4);
 // a value of several lines holds its first line and its last paragraph the same way.
 
 /** The text of the section `name` (`<name>` … `</name>`) in `text`. */
@@ -103,7 +103,7 @@ describe("hostile repository: a name or value keeps your line around it yours", 
     expect(handbook).toEqual([
       { text: "the team handbook", destination: "https://handbook.mine.example/" },
     ]);
-    expect(sectionOf(text, "mine")).toContain("- &#91;docs]: ");
+    expect(sectionOf(text, "mine")).toContain("- &#91;docs&#93;: ");
   });
 
   it("a rule file's look-alike `<` or owner mark is never written `&lt;` in name= and path= (F7)", async () => {
