@@ -1948,25 +1948,51 @@ function lineValue(line: string): string {
   let blanks = 0;
   while (text.charCodeAt(blanks) === 0x20) blanks++;
   if (blanks > 0) return lineOpeningNoBlock(`${"\\u0020".repeat(blanks)}${text.slice(blanks)}`);
-  return lineOpeningNoBlock(text);
+  return lineOpeningNoBlock(text.startsWith("[") ? `&#91;${text.slice(1)}` : text);
 }
 
 /**
  * A value's piece that a template's own line continues, with every backtick
- * written `&#96;` and every bracket `&#91;` / `&#93;` (references every
- * reader decodes to the character, in text and in an XML attribute): the one
- * rule for a one-line value ({@link lineValue}) and a multi-line value's
- * first line and last paragraph ({@link edgesAsText}). A bracket of the
- * value's opened or ended a link of the template's: your
- * `See [{{vars.team}}](https://mine.example/docs)` with a project's
- * `docs](https://evil.example) [x` printed `[docs](https://evil.example)`,
- * your link re-pointed (decided, review rev72c F4). Linear.
+ * written `&#96;` and each bracket that could open or end a link of the
+ * template's written `&#91;` / `&#93;` (references every reader decodes to
+ * the character, in text and in an XML attribute): the one rule for a
+ * one-line value ({@link lineValue}) and a multi-line value's first line and
+ * last paragraph ({@link edgesAsText}). A bracket of the value's opened or
+ * ended a link of the template's: your `See [{{vars.team}}](https://mine.example/docs)`
+ * with a project's `docs](https://evil.example) [x` printed
+ * `[docs](https://evil.example)`, your link re-pointed (decided, review
+ * rev72c F4). The brackets written so are those left unpaired in the piece
+ * (a `[` your `]` would end, a `]` that ends your `[`) and both of a pair
+ * whose `]` is followed by `(`, `[` or `:` (a link, a reference, a
+ * definition of its own) or ends the piece (the template's next character
+ * may be one: `- {{name}}: {{path}}` with a rule named `[docs]`); a pair that is text on its own stays as written,
+ * so a path `app/[slug]/AGENTS.md` (a Next.js route) reads as the path it is.
+ * A backslash escape is passed over. Linear.
  */
 function inLineAsText(piece: string): string {
   if (!/[`[\]]/.test(piece)) return piece;
-  return piece.replace(/[`[\]]/g, (c) =>
-    c === "`" ? BACKTICK_REFERENCE : c === "[" ? "&#91;" : "&#93;",
-  );
+  const written = new Set<number>();
+  const open: number[] = [];
+  for (let i = 0; i < piece.length; i++) {
+    const c = piece.charAt(i);
+    if (c === "\\") i++;
+    else if (c === "[") open.push(i);
+    else if (c === "]") {
+      const from = open.pop();
+      const next = piece.charAt(i + 1);
+      if (from === undefined || next === "" || next === "(" || next === "[" || next === ":") {
+        written.add(i);
+        if (from !== undefined) written.add(from);
+      }
+    }
+  }
+  for (const at of open) written.add(at);
+  let out = "";
+  for (let i = 0; i < piece.length; i++) {
+    const c = piece.charAt(i);
+    out += c === "`" ? BACKTICK_REFERENCE : !written.has(i) ? c : c === "[" ? "&#91;" : "&#93;";
+  }
+  return out;
 }
 
 /**

@@ -6,9 +6,11 @@ import { renderYourSection } from "./_your-section.js";
 // `See [{{vars.team}}](https://mine.example/docs)`, with `docs](https://evil.example) [x`,
 // printed `See [docs](https://evil.example) [x](https://mine.example/docs)`: your link
 // started at the value's `x`, and the value's "docs" pointed at the project's URL, with no
-// warning. Only a leading `[` was written as a reference. Now every `[` and `]` of a
-// one-line value, and of a multi-line value's first line and last paragraph (the lines
-// your template's line continues), is written `&#91;` / `&#93;`.
+// warning. Only a leading `[` was written as a reference. Now, in a one-line value and in
+// a multi-line value's first line and last paragraph (the lines your template's line
+// continues), every `[` or `]` left unpaired, and both of a pair whose `]` ends the piece or
+// is followed by `(`, `[` or `:`, are written `&#91;` / `&#93;`; a pair that is text on its
+// own (`a [b] c`, a route `app/[slug]/`) stays as written and reads as brackets.
 
 const LINK = "Intro.\n\nSee [{{vars.team}}](https://mine.example/docs) USER-SEC-AFTER.\n";
 
@@ -18,6 +20,8 @@ describe("hostile repository: a project's value cannot end or start your link", 
       "docs](https://evil.example) [x",
       "a] [b",
       "docs]\nmore](https://evil.example) [x",
+      "[a](https://evil.example)",
+      "x [label]",
     ]) {
       const { mine } = await renderYourSection(LINK, { team });
       const links = linksOf(mine);
@@ -34,6 +38,14 @@ describe("hostile repository: a project's value cannot end or start your link", 
     expect(mine).toContain("core &#91;infra&#93;");
     expect(linksOf(mine)).toEqual([
       { text: "core [infra]", destination: "https://mine.example/docs" },
+    ]);
+  });
+
+  it("a pair of brackets inside a value, followed by its own text, stays as written", async () => {
+    const { mine } = await renderYourSection(LINK, { team: "core [infra] team" });
+    expect(mine).toContain("See [core [infra] team](https://mine.example/docs)");
+    expect(linksOf(mine)).toEqual([
+      { text: "core [infra] team", destination: "https://mine.example/docs" },
     ]);
   });
 });
