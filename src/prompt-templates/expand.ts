@@ -374,7 +374,9 @@ function rawShownArguments(content: string): { content: string; line: number | u
   for (let reading = 0; reading <= MAX_RAW_READINGS; reading++) {
     const tags = rawHidingTagsAt(out, placeholderStarts(out));
     if (tags === undefined) break;
-    const view = templateView(out);
+    // Read with a plain word at each placeholder: a tag another reading (a backtick in your words)
+    // makes markup is read as text here, as the guard's own fallback (`markupAsText`) reads it.
+    const view = markdownAsHtml(placeholdersAsLetters(out));
     const rawOnly = tags.filter((at) => view[at] !== "<");
     // Each one markup to the Markdown too: closed before your words by the guard.
     if (tags.length > 0 && rawOnly.length === 0) break;
@@ -395,7 +397,7 @@ function rawShownArguments(content: string): { content: string; line: number | u
   return { content: out, line };
 }
 
-/** The offsets of the `<` in `content` its Markdown reads as text (`view`: {@link templateView}). */
+/** The offsets of the `<` in `content` its Markdown reads as text (`view`: its HTML with a word at each placeholder). */
 function textLts(content: string, view: string): number[] {
   const lts: number[] = [];
   for (let at = content.indexOf("<"); at !== -1; at = content.indexOf("<", at + 1))
