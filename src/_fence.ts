@@ -842,16 +842,42 @@ function closedBlocks(
   // A text not yours: no raw `<` in a GFM table's lines, which CommonMark's check cannot see (rev65b F1).
   const read = options?.unread === undefined ? tableRunsAsText(text) : text;
   const close = (t: string) => closeOpenComment(closeOpenFence(t, joined));
-  const closed = closeHiddenRuns(close(read), { withLine, close }, options);
-  if (options?.unread !== undefined) return { text: closed, bare: closed === text };
+  if (options?.unread !== undefined) {
+    const closed = closeHiddenRuns(close(read), { withLine, close }, options);
+    return { text: closed, bare: closed === text };
+  }
+  // Judged before the closers too: their `-->` or `</div>` would end a cut tag (`<title a<!--`)
+  // that then holds the rest of the prompt (rev72e F5). A comment left open is theirs to end.
+  const judged = withoutUnendedTag(read, true);
+  const closed = closeHiddenRuns(close(judged), { withLine, close }, options);
+  // No closer added: the text is bare, its `<` written as text or not.
+  const unclosed = read === text && closed === judged;
   // Read raw too: a tag in a code span, a code block or over a blank line is one to an HTML parser.
   const ended = rawShownToYours(withoutUnendedTag(closed), "\n\n");
-  if (ended === closed) return { text: closed, bare: closed === text };
+  if (ended === closed) {
+    if (judged !== read) options?.onEscaped?.();
+    return { text: closed, bare: unclosed };
+  }
   options?.onEscaped?.();
   // Its `<` written `&lt;`, what the tag held is Markdown: a fence line that was in its HTML
   // block opens a fence, a `<span hidden>` in its quoted value is an element. Closed again.
   const reclosed = withoutUnendedTag(closeHiddenRuns(close(ended), { withLine, close }, options));
-  return { text: reclosed, bare: closed === text && reclosed === ended };
+  return { text: reclosed, bare: unclosed && reclosed === ended };
+}
+
+/**
+ * Whether the unended markup at `at` (not a start or end tag) is the closers'
+ * to end: a comment (`-->` after the last `<!--`, anywhere), or a `<?`, `<!X`
+ * or `<![CDATA[` first on its line but for container marks and blanks (an
+ * HTML block's start, ended by its `?>`, `>` or `]]>`). What they end
+ * otherwise is still judged after them.
+ */
+function closersEnd(text: string, at: number): boolean {
+  const next = text.charCodeAt(at + 1);
+  if (next !== 0x21 && next !== 0x3f) return false;
+  if (text.startsWith("<!--", at)) return true;
+  const line = text.lastIndexOf("\n", at - 1) + 1;
+  return /^[ \t>0-9.)*+-]*$/.test(text.slice(line, at));
 }
 
 /** Most tags {@link withoutUnendedTag} writes as text one by one: past it, every `<` from the last one on. */
@@ -870,17 +896,19 @@ const MAX_UNENDED_TAGS = 8;
  * Markdown reader prints such a tag as text already, so it reads the same; a
  * tag it reads as raw HTML (at a line's start) is ended by the closers before
  * this. The tag held what follows it, which is then read: each one left
- * unended so is written as text in turn.
+ * unended so is written as text in turn. `beforeClosers`: the text before its
+ * closers, where markup they end ({@link closersEnd}) is kept for them.
  */
-function withoutUnendedTag(text: string): string {
+function withoutUnendedTag(text: string, beforeClosers = false): string {
   let out = text;
   // Read on from the tag written as text: the tokenizer was in its data state there.
   let at = unendedMarkupAt(out);
-  for (let i = 0; i < MAX_UNENDED_TAGS && at !== -1; i++) {
+  const left = () => at === -1 || (beforeClosers && closersEnd(out, at));
+  for (let i = 0; i < MAX_UNENDED_TAGS && !left(); i++) {
     out = `${out.slice(0, at)}&lt;${out.slice(at + 1)}`;
     at = unendedMarkupAt(out, at);
   }
-  return at === -1 ? out : `${out.slice(0, at)}${out.slice(at).replaceAll("<", "&lt;")}`;
+  return left() ? out : `${out.slice(0, at)}${out.slice(at).replaceAll("<", "&lt;")}`;
 }
 
 /**

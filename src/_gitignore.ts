@@ -655,7 +655,10 @@ export function rebaseGitignore(text: string, base: string): string {
  * folder `base`, rewritten to match from the root. The folder's name is
  * matched as it is spelt: `[locale]`, `a\b` or `#notes` are no glob syntax.
  */
-function rebasePattern(pattern: string, base: string): string {
+function rebasePattern(pattern: string, written: string): string {
+  // A base given as a folder (`app/`, the tree walk's root below the repository's top) is the
+  // same folder: `app//**/x` matched nothing (review rev73a F2).
+  const base = written.replace(/\/+$/, "");
   if (base === "") return pattern;
   const negated = pattern.startsWith("!");
   const body = negated ? pattern.slice(1) : pattern;

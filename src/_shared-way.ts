@@ -150,7 +150,9 @@ function* way(
       return { said: `${folder}: owned by another user (uid ${s.uid})`, sticky: false };
     return undefined;
   }
-  const start = resolve(path);
+  // Never folded lexically first: `lnk/../bin` is looked up in the folder `lnk` leads to's parent,
+  // as the kernel does, by the `..` branch below (review rev73a F1: `resolve` made it `bin`).
+  const start = isAbsolute(path) ? path : `${process.cwd()}${sep}${path}`;
   const root = parse(start).root;
   let at = root;
   let pending = start.split(sep);

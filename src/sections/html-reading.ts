@@ -923,15 +923,25 @@ function rawHidersOf(
   return hidden.length === 0 ? undefined : hidden;
 }
 
+/** The HTML tokenizer's tag states {@link unendedMarkupAt} tells apart (a self-closing `/` and a quoted value's end read as before an attribute's name). */
+const TAG_NAME = 0;
+const BEFORE_NAME = 1;
+const ATTRIBUTE_NAME = 2;
+const AFTER_ATTRIBUTE_NAME = 3;
+const BEFORE_VALUE = 4;
+const UNQUOTED_VALUE = 5;
+
 /**
  * Where the markup an HTML tokenizer reading `text` raw is still in at its
  * end begins (its `<`), or -1 when it ends in the data state: any tag, comment
  * or declaration left unended. A start or end tag in its name, between or in
  * its attributes, quoted or not (`See <a href="docs`, `see <span hidden`,
  * `</x y`, `<br/`), a `<` or `</` or `<!` last, a bogus comment (`<?x`, `<!x`,
- * `</` then no letter), a declaration or CDATA section (`<!DOCTYPE`,
- * `<![CDATA[` with no `]]>`) and a comment with no end (`<!--`, which the
- * closers end first). Each took the prompt after it to its next `>` for an
+ * `</` then no letter), a declaration (`<!DOCTYPE`), a CDATA section whose
+ * first `>` is not its `]]>`'s (in `<svg>` or `<math>` it runs to `]]>`, else
+ * it is a bogus comment to `>`: the two readings part, rev72e F2) and a
+ * comment with no end (`<!--`, which the closers end
+ * first). Each took the prompt after it to its next `>` for an
  * HTML parser fed the raw prompt: the prompt's own end tag
  * (`</repository_append>`), and your words inside the repository's element,
  * or the rest of the prompt inside `<span hidden …>` (reviews rev68c F8,
@@ -939,8 +949,9 @@ function rawHidersOf(
  * bogus comments and declarations at `>`, read from the data state; a tag
  * inside `<script>` or `<textarea>` is read as one, which only finds more.
  * `from`: a place the tokenizer is in its data state (a tag's `<` it found
- * before). One step a character (parse5's own tokenizer took 0.7 s for a MiB
- * of tags).
+ * before). One step a character, no look-ahead past the markup read (parse5's
+ * own tokenizer took 0.7 s for a MiB of tags; a `]]>` looked for at each
+ * `<![CDATA[` took 83 s of CPU, rev72e F3).
  */
 export function unendedMarkupAt(text: string, from = 0): number {
   const length = text.length;
@@ -975,8 +986,14 @@ export function unendedMarkupAt(text: string, from = 0): number {
         }
       } else {
         const end = text.indexOf(">", open + 2);
-        // A CDATA section (in `<svg>` or `<math>`) runs to `]]>`, past the bogus comment's `>`.
-        if (end === -1 || (text.startsWith("[CDATA[", open + 2) && !text.includes("]]>", open + 9)))
+        if (end === -1) return open;
+        // A CDATA section is one in `<svg>` or `<math>` only (to `]]>`), else a bogus comment (to
+        // `>`): which one needs the tree. Where the two end apart (a `>` before its `]]>`), the
+        // rest is read two ways (rev72e F2): written as text, it is text for both.
+        if (
+          text.startsWith("[CDATA[", open + 2) &&
+          (end < open + 11 || !text.startsWith("]]", end - 2))
+        )
           return open;
         at = end + 1;
       }
@@ -994,42 +1011,33 @@ export function unendedMarkupAt(text: string, from = 0): number {
       at = text.indexOf("<", open + 1);
       continue;
     }
-    // A start or end tag: to the `>` outside a quoted value.
+    // A start or end tag: to its `>` outside a quoted value, in the HTML tokenizer's tag states
+    // (an `=` before an attribute's name is its name's first character, rev72e F1).
     at = open + (next === 0x2f ? 2 : 1);
-    let quote = 0;
-    // After a name or value, before an attribute's `=` (a value may follow).
-    let valueMayFollow = false;
+    let state = TAG_NAME;
     let ended = false;
     while (at < length) {
       const c = text.charCodeAt(at);
-      if (quote !== 0) {
-        // The quoted value, to its closing quote at once.
-        const close = text.indexOf(String.fromCharCode(quote), at);
-        if (close === -1) return open;
-        quote = 0;
-        valueMayFollow = false;
-        at = close + 1;
-        continue;
-      }
+      at++;
       if (c === 0x3e) {
         ended = true;
-        at++;
         break;
       }
-      if (c === 0x3d && valueMayFollow) {
-        // `=`: blanks, then a quoted value or an unquoted one.
-        at++;
-        while (at < length && isBlank(text.charCodeAt(at))) at++;
-        const v = text.charCodeAt(at);
-        if (v === 0x22 || v === 0x27) {
-          quote = v;
-          at++;
-        }
-        valueMayFollow = false;
-        continue;
-      }
-      valueMayFollow = !isBlank(c) && c !== 0x2f ? true : valueMayFollow;
-      at++;
+      if (state === BEFORE_VALUE && (c === 0x22 || c === 0x27)) {
+        // A quoted value, to its closing quote at once; then as before a name.
+        const close = text.indexOf(String.fromCharCode(c), at);
+        if (close === -1) return open;
+        state = BEFORE_NAME;
+        at = close + 1;
+      } else if (isBlank(c)) {
+        if (state === TAG_NAME || state === UNQUOTED_VALUE) state = BEFORE_NAME;
+        else if (state === ATTRIBUTE_NAME) state = AFTER_ATTRIBUTE_NAME;
+      } else if (state === BEFORE_VALUE) state = UNQUOTED_VALUE;
+      else if (state === UNQUOTED_VALUE) continue;
+      else if (c === 0x2f) state = BEFORE_NAME;
+      else if (c === 0x3d && (state === ATTRIBUTE_NAME || state === AFTER_ATTRIBUTE_NAME))
+        state = BEFORE_VALUE;
+      else if (state !== TAG_NAME) state = ATTRIBUTE_NAME;
     }
     // Cut anywhere in it (its name, its attributes, a value, `/`): the prompt's next `>` ends it.
     if (!ended) return open;

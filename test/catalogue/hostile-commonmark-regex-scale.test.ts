@@ -37,7 +37,9 @@ const TEXTS: [string, string, HtmlFallback?][] = [
   ],
   [
     "a declaration `<!` and 80,000 letters, no `>`",
-    `<b>bold</b>\n\nx <!${"A".repeat(80_000)}\n`,
+    // A `>` in a later paragraph ends it for an HTML parser, so it is not written as text before
+    // the check (rev72e F5), and the paragraph's own `<!` still has no `>`.
+    `<b>bold</b>\n\nx <!${"A".repeat(80_000)}\n\n<b>bold</b>\n`,
     "every-lt",
   ],
   [

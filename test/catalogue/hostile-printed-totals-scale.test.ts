@@ -152,6 +152,8 @@ describe("hostile repository: totals count the text as the prompt prints it", ()
     const file = result.files.find((f) => f.path.endsWith("AGENTS.md"));
     const kept = (file?.content ?? "").split("\n")[0] ?? "";
     // 300 of `<a`: 1,500 bytes once printed `&lt;a`, where raw bytes kept 750 of them (3,750 printed).
-    expect(kept).toBe("<a".repeat(300));
+    // The kept text is one start tag left unended (`<a<a…`, a tag name holds `<`), so each `<` is
+    // written `&lt;` (rev70a F2): the 1,500 bytes counted are the bytes printed.
+    expect(kept).toBe("&lt;a".repeat(300));
   });
 });

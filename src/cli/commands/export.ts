@@ -1,6 +1,7 @@
 import { dirname, relative, resolve, sep } from "node:path";
 import { readyCacheFolder } from "../../_cache-location.js";
-import { realpath } from "../../_io.js";
+import { realpath, stat } from "../../_io.js";
+import { othersMayWrite } from "../../_others-write.js";
 import { homeFolder, isWithin, resolveUserPath } from "../../_paths.js";
 import { sharedOnTheWay } from "../../_shared-way.js";
 import { escapeInline } from "../../_text.js";
@@ -364,7 +365,30 @@ export async function hookNode(
   for await (const candidate of systemBinaries("node", io.env, { exclude, home: io.home })) {
     if ((await realpath(candidate).catch(() => undefined)) === running) return candidate;
   }
-  return execPath;
+  // By its own path only when the PATH search's rule holds of it too (review rev73a F3), else the
+  // first system node that passes, as for a project's own node, else refused.
+  const shared = await replaceableBinary(execPath);
+  if (shared === undefined) return execPath;
+  const system = await findSystemBinary("node", io.env, { exclude, home: io.home });
+  if (system !== undefined) return system;
+  throw new RefusedError(
+    `export --hooks: ${escapeInline(shared)}, on the way to the node running this sysprompt (${escapeInline(execPath)}), and no node on an absolute PATH entry passes; the hook would run, at every tool call, whatever another user puts there: run it with a node of yours or the system's`,
+  );
+}
+
+/**
+ * Why another user could replace the binary at `path` (the PATH search's
+ * rule): it, or a folder on its way, may be written by another user or is
+ * owned by one; undefined when none.
+ */
+async function replaceableBinary(path: string): Promise<string | undefined> {
+  const me = process.getuid?.();
+  if (me === undefined) return undefined;
+  const file = await stat(path).catch(() => undefined);
+  if (file !== undefined && (othersMayWrite(file) || (file.uid !== me && file.uid !== 0))) {
+    return `${path}: replaceable by another user (mode ${(file.mode & 0o7777).toString(8).padStart(4, "0")}, owned by uid ${file.uid})`;
+  }
+  return await sharedOnTheWay(path, { owners: true });
 }
 
 /**
