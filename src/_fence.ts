@@ -33,6 +33,7 @@ import {
 } from "./prompt-templates/hidden-closers.js";
 import { endsInTableRun, tableRunsAsText } from "./sections/gfm-tables.js";
 import {
+  EMPTY_COMMENT,
   followingShown,
   paidCheck,
   rawHidingTags,
@@ -1067,8 +1068,48 @@ export const HOST_RESULT_CHECK_CHARS = 256 * 1024;
 export function hostClosingAfter(before: string): string | undefined {
   const blocks = before + closingAfter(before);
   // One call's budget (rev65a F3): past it the result is not verified, and nothing is appended.
-  const hidden = withCheckBudget(() => hiddenClosingAfter(blocks), HOST_RESULT_CHECK_CHARS);
-  return hidden === undefined ? undefined : (blocks + hidden).slice(before.length);
+  // One charge pays for the closers' check and the raw reading ({@link paidCheck}).
+  const closers = (raw: boolean) => {
+    const hidden = hiddenClosingAfter(blocks);
+    if (hidden === undefined) return undefined;
+    return (raw ? withRawEndTags(blocks + hidden) : blocks + hidden).slice(before.length);
+  };
+  return withCheckBudget(
+    () =>
+      paidCheck(
+        blocks,
+        () => closers(true),
+        () => closers(false),
+      ),
+    HOST_RESULT_CHECK_CHARS,
+  );
+}
+
+/**
+ * `text` (a host's tool result, its closers added: it cannot be rewritten)
+ * with the end tags, on a line of their own after an empty comment, of the
+ * elements an HTML parser fed it raw reads as hiding what follows
+ * ({@link rawHidingTags}, the raw reading a repository's text is closed by):
+ * a file that says `` load it with a `<script>` tag `` or holds a fenced
+ * `<div hidden>` put the host's next words in the script or the div for that
+ * parser (review rev72c F2, on touch). Kept as it is when they cannot be told
+ * (past the call's budget: known limit).
+ */
+function withRawEndTags(text: string): string {
+  const tags = rawHidingTags(text, "\n\n");
+  if (tags === undefined || tags.length === 0) return text;
+  const names: string[] = [];
+  for (const at of tags) {
+    const name = /^<([A-Za-z][^\t\n\f\r />]*)/.exec(text.slice(at, at + 64))?.[1];
+    if (name === undefined) return text;
+    names.push(name.toLowerCase());
+  }
+  const ends = names
+    .reverse()
+    .map((name) => `</${name}>`)
+    .join("");
+  // End tags only end elements: appended whether or not a reading after them is affordable.
+  return withLine(text, `${EMPTY_COMMENT}${ends}`);
 }
 
 /**

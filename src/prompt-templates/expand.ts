@@ -1,7 +1,12 @@
 import { BlockTracker, closingAfter } from "../_fence.js";
 import { escapeWrapperTags, HOST_ELEMENTS } from "../_prompt-text.js";
 import { tableRunsAsText } from "../sections/gfm-tables.js";
-import { EMPTY_COMMENT, MAX_HTML_CHARS, MAX_HTML_TAGS } from "../sections/html-reading.js";
+import {
+  EMPTY_COMMENT,
+  MAX_HTML_CHARS,
+  MAX_HTML_TAGS,
+  rawHidingTagsAt,
+} from "../sections/html-reading.js";
 import { markdownAsHtml } from "../sections/markdown-html.js";
 import type { Diagnostic } from "../types.js";
 import { HiddenRuns } from "./_hidden-runs.js";
@@ -11,6 +16,7 @@ import { templateBodyLine } from "./parse.js";
 import {
   type ArgumentGuard,
   MAX_EXPANDED_CHARS,
+  placeholderStarts,
   placeholdersAsLetters,
   type ReadRest,
   substituteArgs,
@@ -84,10 +90,14 @@ export function expandPromptTemplateResult(
   const notYours = template.source === "project" || template.source === "option";
   let hidden: HiddenArguments | undefined;
   let expanded: string | undefined;
+  let rawHiddenLine: number | undefined;
   if (notYours) {
     // No raw `<` in the template's GFM tables, which the guard's CommonMark reading cannot see (rev65b F1).
     // A placeholder's line may print a delimiter row (`${2:-| - |}`, your words).
-    const content = tableRunsAsText(template.content, (line) => line.includes("$"));
+    // Read raw too: a tag in a code span, or one CommonMark reads as text, is one to an HTML parser.
+    const raw = rawShownArguments(tableRunsAsText(template.content, (line) => line.includes("$")));
+    const content = raw.content;
+    rawHiddenLine = raw.line;
     // A fence or HTML block the template closes after your words wraps them, as a quote would
     // (```` ```\n$ARGUMENTS\n``` ````): only one it leaves open to its end, or a comment, hides
     // them. Judged with a plain value in each placeholder: a closer that is only a default
@@ -110,7 +120,9 @@ export function expandPromptTemplateResult(
       text: expanded,
       diagnostics: [
         ...droppedArguments(command.name, template, args),
-        ...(hidden?.diagnostics(command.name, template) ?? []),
+        ...guardWarnings(hidden?.diagnostics(command.name, template) ?? [], () =>
+          rawHiddenArguments(command.name, template, rawHiddenLine),
+        ),
       ],
     };
   }
@@ -338,6 +350,82 @@ function templateView(content: string): string {
     }
   }
   return view + letters.slice(copied);
+}
+
+/** Most raw readings of a template before every `<` its Markdown reads as text is written `&lt;`. */
+const MAX_RAW_READINGS = 3;
+
+/**
+ * `content` (a template that is not yours) with the `<` of each start tag
+ * that an HTML parser fed the raw expansion reads as hiding your words
+ * ({@link rawHidingTagsAt}, the raw reading a repository's text is closed by)
+ * and that its Markdown reads as text written `&lt;`: `` Load it with a
+ * `<script>` tag. ``, a fenced `<div hidden>` or `x <div/hidden>` (no tag
+ * to CommonMark) before `$ARGUMENTS` put your words in a script, a hidden
+ * div or a template for that parser, with no word (review rev72c F1, F2).
+ * A tag its Markdown reads as markup is closed before your words by
+ * {@link HiddenArguments}. Read again after each rewrite; when it still hides
+ * or cannot tell, every `<` its Markdown reads as text is written `&lt;`.
+ * `line`: the first line (of `content`) rewritten, if any.
+ */
+function rawShownArguments(content: string): { content: string; line: number | undefined } {
+  let out = content;
+  let line: number | undefined;
+  for (let reading = 0; reading <= MAX_RAW_READINGS; reading++) {
+    const tags = rawHidingTagsAt(out, placeholderStarts(out));
+    if (tags === undefined) break;
+    // Read with a plain word at each placeholder: a tag another reading (a backtick in your words)
+    // makes markup is read as text here, as the guard's own fallback (`markupAsText`) reads it.
+    const view = markdownAsHtml(placeholdersAsLetters(out));
+    const rawOnly = tags.filter((at) => view[at] !== "<");
+    // Each one markup to the Markdown too: closed before your words by the guard.
+    if (tags.length > 0 && rawOnly.length === 0) break;
+    const escaped =
+      tags.length === 0 || reading === MAX_RAW_READINGS ? textLts(out, view) : rawOnly;
+    if (escaped.length === 0) break;
+    const first = escaped[0] as number;
+    const lineOf = out.slice(0, first).split("\n").length;
+    line = line === undefined ? lineOf : Math.min(line, lineOf);
+    let next = "";
+    let from = 0;
+    for (const at of escaped) {
+      next += `${out.slice(from, at)}&lt;`;
+      from = at + 1;
+    }
+    out = next + out.slice(from);
+  }
+  return { content: out, line };
+}
+
+/** The offsets of the `<` in `content` its Markdown reads as text (`view`: its HTML with a word at each placeholder). */
+function textLts(content: string, view: string): number[] {
+  const lts: number[] = [];
+  for (let at = content.indexOf("<"); at !== -1; at = content.indexOf("<", at + 1))
+    if (view[at] !== "<") lts.push(at);
+  return lts;
+}
+
+/** The guard's warnings, and the raw reading's (`raw`) when the guard gave no `arguments-hidden` of its own: one warning of it. */
+function guardWarnings(guard: Diagnostic[], raw: () => Diagnostic[]): Diagnostic[] {
+  return guard.some((d) => d.code === "arguments-hidden") ? guard : [...guard, ...raw()];
+}
+
+/** The `arguments-hidden` warning for a template whose raw reading hid your words ({@link rawShownArguments}), at `line` of its body. */
+function rawHiddenArguments(
+  name: string,
+  template: Partial<Pick<PromptTemplate, "filePath" | "content">>,
+  line: number | undefined,
+): Diagnostic[] {
+  if (line === undefined) return [];
+  return [
+    {
+      level: "warning",
+      code: "arguments-hidden",
+      message: `/${name} puts the words you typed inside an element an HTML parser of the raw prompt reads as hiding them (a tag in a code span or code block, or one Markdown reads as text: \`<script>\`, <div/hidden>) (line ${line + templateBodyLine(template) - 1}): that tag's "<" is written "&lt;", so they reach the model as your text; check the template`,
+      ...(template.filePath !== undefined ? { path: template.filePath } : {}),
+      line: line + templateBodyLine(template) - 1,
+    },
+  ];
 }
 
 /** Most runs and tags closed before one argument: enough for a tag, its element and one more. */

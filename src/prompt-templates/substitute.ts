@@ -294,6 +294,11 @@ export function placeholdersAsLetters(content: string, lead = "x", letter = "x")
   return copied === 0 ? content : out + content.slice(copied);
 }
 
+/** Where each placeholder of `content` starts (its `$`), in order. */
+export function placeholderStarts(content: string): number[] {
+  return Array.from(placeholdersOf(content), ({ at }) => at);
+}
+
 function* placeholdersOf(content: string): Generator<{ at: number; placeholder: Placeholder }> {
   const closingBrace = forwardIndexOf(content, "}");
   let at = content.indexOf("$");

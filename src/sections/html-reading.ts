@@ -790,25 +790,71 @@ interface Hider {
  */
 export function rawHidingTags(text: string, joiner: string): number[] | undefined {
   if (!mayHoldHiding(text)) return undefined;
+  const probe = probeFor(text);
+  return rawHidersIn(`${text}${joiner}${probe}\n`, probe, text);
+}
+
+/**
+ * {@link rawHidingTags} of `text` with a word printed in it at each of
+ * `places` (offsets in `text`, in order: a slash template's placeholders,
+ * where your arguments go): the offsets in `text` of the `<` of the start tags
+ * of the hiding elements around any of those words for an HTML parser fed the
+ * raw text; undefined when each is shown; none when they cannot be told. The
+ * one raw reading a repository's text and a project's slash template are
+ * judged by (rev72c F1, F2: `` Load it with a `<script>` tag. `` or
+ * `x <div/hidden>` before `$ARGUMENTS` hid your typed words). Charged as
+ * {@link rawHidingTags}.
+ */
+export function rawHidingTagsAt(text: string, places: readonly number[]): number[] | undefined {
+  if (places.length === 0 || !mayHoldHiding(text)) return undefined;
+  const probe = probeFor(text);
+  let raw = "";
+  let from = 0;
+  for (const at of places) {
+    raw += `${text.slice(from, at)}${probe}`;
+    from = at;
+  }
+  raw += text.slice(from);
+  if (raw.length > MAX_VERIFIED_CHARS) return [];
+  const tags = rawHidersIn(raw, probe, text, places.length);
+  if (tags === undefined || tags.length === 0) return tags;
+  // Each place moves what follows it on by the probe's length: mapped back to `text`, in one
+  // sweep (both in order).
+  const out: number[] = [];
+  let passed = 0;
+  for (const at of tags) {
+    while (passed < places.length && (places[passed] as number) + passed * probe.length < at)
+      passed++;
+    out.push(at - passed * probe.length);
+  }
+  return out;
+}
+
+/**
+ * The offsets in `raw` of the hiding start tags around the `count` words
+ * `probe` in `raw`, read raw ({@link rawHidingTags}), charged as `text`'s check.
+ */
+function rawHidersIn(raw: string, probe: string, text: string, count = 1): number[] | undefined {
   if (text.length > MAX_VERIFIED_CHARS) return [];
   if (rawPrepaid) rawPrepaid = false;
   else {
     if (!checkAffordable(text)) return [];
     if (prepaid === 0 && budget !== undefined) budget.left -= text.length;
   }
-  const probe = probeFor(text);
-  const raw = `${text}${joiner}${probe}\n`;
   const limit = MAX_HTML_ELEMENTS + raw.length / 4;
+  // The probes are the last `count` words: a tag at or past the first of them is not the text's.
+  const end = count === 1 ? text.length : raw.length;
   try {
-    const on = rawHidersOf(raw, probe, true, limit);
-    const off = /noscript/i.test(raw) ? rawHidersOf(raw, probe, false, limit) : undefined;
+    const on = rawHidersOf(raw, probe, true, limit, count);
+    const off = /noscript/i.test(raw) ? rawHidersOf(raw, probe, false, limit, count) : undefined;
     if (on === undefined && off === undefined) return undefined;
     const tags = new Set<number>();
-    for (const hiders of [on, off])
-      for (let h = hiders; h !== undefined; h = h.outer) {
-        if (h.at < 0 || h.at >= text.length) return [];
-        tags.add(h.at);
-      }
+    for (const list of [on, off])
+      for (const hiders of list ?? [])
+        for (let h: Hider | undefined = hiders; h !== undefined; h = h.outer) {
+          if (h.at < 0 || h.at >= end) return [];
+          tags.add(h.at);
+        }
     return [...tags].sort((a, b) => a - b);
   } catch (error) {
     if (error !== TOO_MUCH) throw error;
@@ -816,13 +862,14 @@ export function rawHidingTags(text: string, joiner: string): number[] | undefine
   }
 }
 
-/** The hiding elements around `probe` in `raw` read as HTML ({@link rawHidingTags}): undefined when shown, `{ at: -1 }` when in no text node. */
+/** The hiding elements around each of the `count` words `probe` in `raw` read as HTML ({@link rawHidingTags}), one list entry for each hidden one: undefined when each is shown, `{ at: -1 }` for one in no text node. */
 function rawHidersOf(
   raw: string,
   probe: string,
   scriptingEnabled: boolean,
   limit: number,
-): Hider | undefined {
+  count = 1,
+): Hider[] | undefined {
   let elements = 0;
   const { Parser, defaultTreeAdapter } = loadParse5();
   const parser = Parser.getFragmentParser(fragmentContext(), {
@@ -840,13 +887,19 @@ function rawHidersOf(
   const stack: { node: ChildNode | ParentNode; hiders: Hider | undefined }[] = [
     { node: parser.getFragment(), hiders: undefined },
   ];
-  while (stack.length > 0) {
+  const hidden: Hider[] = [];
+  let seen = 0;
+  while (stack.length > 0 && seen < count) {
     const { node, hiders } = stack.pop() as {
       node: ChildNode | ParentNode;
       hiders: Hider | undefined;
     };
     if (node.nodeName === "#text") {
-      if ((node as TextNode).value.includes(probe)) return hiders;
+      const value = (node as TextNode).value;
+      for (let at = value.indexOf(probe); at !== -1; at = value.indexOf(probe, at + probe.length)) {
+        seen++;
+        if (hiders !== undefined) hidden.push(hiders);
+      }
       continue;
     }
     if (!("childNodes" in node)) continue;
@@ -865,8 +918,9 @@ function rawHidersOf(
     for (let i = children.length - 1; i >= 0; i--)
       stack.push({ node: children[i] as ChildNode, hiders: around });
   }
-  // In no text node: an attribute, a comment, dropped (a `<select>`'s text).
-  return { at: -1, outer: undefined };
+  // One in no text node: an attribute, a comment, dropped (a `<select>`'s text).
+  if (seen < count) hidden.push({ at: -1, outer: undefined });
+  return hidden.length === 0 ? undefined : hidden;
 }
 
 /** The HTML tokenizer's tag states {@link unendedMarkupAt} tells apart (a self-closing `/` and a quoted value's end read as before an attribute's name). */

@@ -61,9 +61,11 @@ describe("hostile repository: the slash guard frees your words from a fence, dee
   });
 
   it("a code span your words cannot reach, and a fence with nothing hiding: left as written", () => {
+    // The code span's `<b hidden>` is a tag to an HTML parser fed the raw prompt, which hid your
+    // words (rev72c F2): its `<` is written `&lt;`, with the warning.
     const span = verdict("Use `<b hidden>` for emphasis.\n\n$ARGUMENTS\n", `${MARKER} now`);
-    expect(span.codes).toEqual([]);
-    expect(span.text).toBe(`Use \`<b hidden>\` for emphasis.\n\n${MARKER} now\n`);
+    expect(span.codes).toEqual(["arguments-hidden"]);
+    expect(span.text).toBe(`Use \`&lt;b hidden>\` for emphasis.\n\n${MARKER} now\n`);
     const fence = verdict("<div>\n\n```\n$ARGUMENTS\n```\n", `${MARKER} now`);
     expect(fence.codes).toEqual([]);
     expect(fence.text).toBe(`<div>\n\n\`\`\`\n${MARKER} now\n\`\`\`\n`);

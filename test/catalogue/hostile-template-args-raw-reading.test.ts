@@ -1,0 +1,96 @@
+import { type DefaultTreeAdapterMap, parse } from "parse5";
+import { describe, expect, it } from "vitest";
+import { expandPromptTemplateResult } from "../../src/prompt-templates/index.js";
+import { expandProjectTemplate } from "./_expand-project.js";
+
+// Review rev72c F1, F2 (the slash-template part): a trusted project's `.pi/prompts/t.md` with a
+// tag an HTML parser fed the raw prompt reads but CommonMark reads as text, before `$ARGUMENTS`:
+// `x <div/hidden>` (no tag to CommonMark: `/` then a name), `` Load it with a `<script>` tag. ``
+// (a code span), a fenced `<div hidden>`. `sysprompt expand "/t words"` printed your words inside
+// the hidden div, the script or the template for that parser, with no `arguments-hidden` warning:
+// the guard read only the Markdown's HTML. Now the template is read raw too, by the one raw
+// reading a repository's text is closed by (rawHidingTags), and such a tag's `<` is written `&lt;`.
+
+type Node = DefaultTreeAdapterMap["node"];
+
+const MARKER = "QzArgsMarker";
+
+/** Whether an HTML parser fed the raw expansion puts `marker`'s text under an element that hides; undefined when in no text node. */
+function rawHidden(text: string, marker: string): boolean | undefined {
+  let found: boolean | undefined;
+  const walk = (node: Node, hidden: boolean) => {
+    if (found !== undefined) return;
+    if (node.nodeName === "#text") {
+      if ((node as DefaultTreeAdapterMap["textNode"]).value.includes(marker)) found = hidden;
+      return;
+    }
+    const hides =
+      hidden ||
+      ("tagName" in node &&
+        (node.attrs.some((a) => a.name === "hidden") ||
+          ["details", "template", "script", "style", "title", "textarea"].includes(node.tagName)));
+    for (const child of "childNodes" in node ? (node.childNodes as Node[]) : []) walk(child, hides);
+    const content = (node as { content?: Node }).content;
+    if (content !== undefined) walk(content, hides);
+  };
+  walk(parse(`<project_prompt>${text}</project_prompt>\n\nafter`), false);
+  return found;
+}
+
+describe("hostile repository: a slash template's tag a raw HTML reading takes hides none of your typed words (rev72c F1, F2)", () => {
+  it("a tag CommonMark reads as text, a code span, a code block: your words shown, with the warning", () => {
+    for (const content of [
+      "x <div/hidden>\n\n$ARGUMENTS\n",
+      "Notes: <div x=a=b hidden>\n\n$ARGUMENTS\n",
+      "Notes: <template/x>\n\n$@\n",
+      "Load with a `<script>` tag.\n\n$ARGUMENTS\n",
+      "Vue files put markup in `<template>`.\n\n$ARGUMENTS\n",
+      "Set the page `<title>` in the layout. $ARGUMENTS\n",
+      "- Use `<div hidden>` for notes.\n\n$ARGUMENTS\n",
+      "```html\n<div hidden>\n```\n\n$ARGUMENTS\n",
+      "```html\n<script src=a.js>\n```\n\nDo: $ARGUMENTS\n",
+    ]) {
+      const out = expandProjectTemplate(content, `/t ${MARKER} never force-push`);
+      expect(rawHidden(out.text, MARKER), `${content}\n->\n${out.text}`).toBe(false);
+      expect(
+        out.diagnostics.map((d) => d.code),
+        content,
+      ).toEqual(["arguments-hidden"]);
+      expect(out.diagnostics[0]?.path, content).toBe("/p/.pi/prompts/t.md");
+    }
+  });
+
+  it("names the template's line of the tag", () => {
+    const out = expandProjectTemplate(
+      "Intro.\n\nLoad with `<script>`.\n\n$ARGUMENTS\n",
+      `/t ${MARKER}`,
+    );
+    expect(out.diagnostics[0]?.line).toBe(3);
+  });
+
+  it("a code sample that hides nothing after it, or markup the template closes itself, is kept as written, with no warning", () => {
+    for (const content of [
+      "Use `<span>` and `<b>` here.\n\n$ARGUMENTS\n",
+      "Load with `<script></script>` tags.\n\n$ARGUMENTS\n",
+      "```html\n<div hidden>notes</div>\n```\n\n$ARGUMENTS\n",
+      "Fix: $ARGUMENTS\n\n```html\n<script>\n```\n",
+    ]) {
+      const out = expandProjectTemplate(content, `/t ${MARKER}`);
+      expect(out.diagnostics, content).toEqual([]);
+      expect(out.text, content).toBe(content.replace(/\$ARGUMENTS/, MARKER));
+    }
+  });
+
+  it("your own template is yours: kept as written", () => {
+    const content = "Load with a `<script>` tag.\n\n$ARGUMENTS\n";
+    const out = expandPromptTemplateMine(content);
+    expect(out.text).toBe(content.replace("$ARGUMENTS", MARKER));
+    expect(out.diagnostics).toEqual([]);
+  });
+});
+
+function expandPromptTemplateMine(content: string) {
+  return expandPromptTemplateResult(`/t ${MARKER}`, [
+    { name: "t", content, source: "user", filePath: "/h/.pi/agent/prompts/t.md" },
+  ]);
+}
