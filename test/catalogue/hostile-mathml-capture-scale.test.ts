@@ -1,6 +1,7 @@
 import { HtmlRenderer, Parser } from "commonmark";
 import { type DefaultTreeAdapterMap, parseFragment } from "parse5";
 import { describe, expect, it } from "vitest";
+import { runHook } from "../../src/hook/run.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { expandPromptTemplateResult } from "../../src/prompt-templates/index.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
@@ -157,6 +158,37 @@ describe("hostile repository: MathML hides, and a text captures the prompt after
       "agent/sections/team_policy.md": "---\norder: 72\n---\nQZ-SECTION: never push to main.\n",
     });
     for (const marker of ["QZ-SECTION", ...MARKERS]) outside(result.text, marker);
+  });
+
+  it("F7: a nested AGENTS.md given on touch (codex hook) ending in hiding MathML or a boundary: what the host adds after is shown", async () => {
+    for (const end of ["<math><mphantom><mi>", "<math><mi>", "<marquee>"]) {
+      const base = tempDir();
+      const cwd = `${base}/repo`;
+      writeFiles(base, {
+        "repo/.git/HEAD": "ref: refs/heads/main\n",
+        "repo/AGENTS.md": "# Root\n",
+        "repo/sub/AGENTS.md": `# Sub\n\nSub rules. ${end}\n`,
+        "repo/sub/a.ts": "x\n",
+        "home/.keep": "",
+      });
+      const input = JSON.stringify({
+        session_id: "s1",
+        cwd,
+        hook_event_name: "PostToolUse",
+        tool_name: "Bash",
+        tool_input: { command: `cat ${cwd}/sub/a.ts` },
+        tool_response: { content: "x" },
+      });
+      const out = await runHook("codex", input, {
+        env: { XDG_CACHE_HOME: `${base}/cache` },
+        home: `${base}/home`,
+      });
+      const context = (
+        JSON.parse(out.reply) as { hookSpecificOutput?: { additionalContext?: string } }
+      ).hookSpecificOutput?.additionalContext;
+      expect(context, end).toContain("Sub rules.");
+      outside(`${context}\n\nQZ-HOST the host goes on.\n`, "QZ-HOST");
+    }
   });
 
   it("README HTML that closes what it opens is left as it is", async () => {
