@@ -930,6 +930,8 @@ const CAPTURING = [
 
 const CAPTURING_TAG = new RegExp(`<(?:${CAPTURING.join("|")})(?=[\\t\\n\\f\\r />]|$)`, "i");
 
+const CAPTURING_NAME = new RegExp(`^(?:${CAPTURING.join("|")})$`, "i");
+
 /** Whether `text` may leave open an element that captures what follows ({@link CAPTURING}). Linear, one expression. */
 export function mayCapture(text: string): boolean {
   return text.includes("<") && CAPTURING_TAG.test(text);
@@ -979,8 +981,9 @@ function rawHidersOf(
   if (wrapper !== -1)
     for (const element of open.slice(wrapper + 1)) {
       const at = startOf(element);
-      // An element the reader made with no tag of its own (a table's `<tbody>`) is ended with the one that made it.
-      if (at !== undefined) {
+      // Only those an end tag cannot reach past: one inside them (a JSX `<Button>`'s `<React.Fragment>`)
+      // is ended with them; one the reader made with no tag of its own (a table's `<tbody>`) too.
+      if (at !== undefined && CAPTURING_NAME.test(element.tagName)) {
         captors = { at, outer: captors };
         told = true;
       }
