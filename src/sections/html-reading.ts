@@ -74,6 +74,13 @@ const NEVER_SHOWN: ReadonlySet<string> = new Set([
   "progress",
   "meter",
   "rp",
+  // MathML Core's own style sheet: a phantom is drawn invisible (`visibility: hidden`), an
+  // annotation is never drawn (rev74c F1, F4). Only a `<semantics>`' first child is drawn: the
+  // whole element counts (as `<details>`), its text after that child too.
+  "mphantom",
+  "annotation",
+  "annotation-xml",
+  "semantics",
 ]);
 
 /**
@@ -107,8 +114,26 @@ export function hides(name: string, attributes: ReadonlyMap<string, string>): bo
   if (NEVER_SHOWN.has(name.toLowerCase())) return true;
   if (attributes.has("hidden") || attributes.has("popover")) return true;
   if (name === "dialog" && !attributes.has("open")) return true;
+  if (hidingMathAttribute(attributes)) return true;
   const style = attributes.get("style");
   return style !== undefined && hidingStyle(cssText(style));
+}
+
+/**
+ * Whether MathML's presentation attributes hide an element's text (rev74c F1,
+ * F5): a `mathcolor` other than a plain colour name or an opaque `#rgb` /
+ * `#rrggbb` (`transparent`, `#0000`, `rgba(…)`: the safe side), a `mathsize`
+ * of zero or computed (`0`, `0em`, `calc(…)`). Any element: a reader applies them as CSS.
+ */
+function hidingMathAttribute(attributes: ReadonlyMap<string, string>): boolean {
+  const color = attributes.get("mathcolor")?.trim().toLowerCase();
+  if (
+    color !== undefined &&
+    (color === "transparent" || !/^(?:[a-z]+|#[0-9a-f]{3}|#[0-9a-f]{6})$/.test(color))
+  )
+    return true;
+  const size = attributes.get("mathsize")?.trim().toLowerCase();
+  return size !== undefined && (size.includes("(") || /^[+-]?0*\.?0*(?:[a-z]+|%)?$/.test(size));
 }
 
 /**
@@ -122,7 +147,7 @@ export function mayHoldHiding(text: string): boolean {
 }
 
 const HIDING_WORDS = new RegExp(
-  `<(?:${[...NEVER_SHOWN, "dialog"].join("|")})(?=[\\t\\n\\f\\r />]|$)|hidden|popover|style`,
+  `<(?:${[...NEVER_SHOWN, "dialog"].join("|")})(?=[\\t\\n\\f\\r />]|$)|hidden|popover|style|mathcolor|mathsize`,
   "i",
 );
 
@@ -789,9 +814,10 @@ interface Hider {
  * to the scope's budget as a render ({@link paidCheck} pays for one).
  */
 export function rawHidingTags(text: string, joiner: string): number[] | undefined {
-  if (!mayHoldHiding(text)) return undefined;
+  if (!mayHoldHiding(text) && !mayCapture(text)) return undefined;
   const probe = probeFor(text);
-  return rawHidersIn(`${text}${joiner}${probe}\n`, probe, text);
+  // In an ordinary element of the reader's, as the prompt prints it in its own (rev74c F2).
+  return rawHidersIn(`${WRAPPER}${text}${joiner}${probe}\n`, probe, text, 1, WRAPPER.length);
 }
 
 /**
@@ -832,9 +858,16 @@ export function rawHidingTagsAt(text: string, places: readonly number[]): number
 
 /**
  * The offsets in `raw` of the hiding start tags around the `count` words
- * `probe` in `raw`, read raw ({@link rawHidingTags}), charged as `text`'s check.
+ * `probe` in `raw`, read raw ({@link rawHidingTags}), charged as `text`'s check;
+ * `raw` holds `text` from `offset` on (after the wrapper's start tag).
  */
-function rawHidersIn(raw: string, probe: string, text: string, count = 1): number[] | undefined {
+function rawHidersIn(
+  raw: string,
+  probe: string,
+  text: string,
+  count = 1,
+  offset = 0,
+): number[] | undefined {
   if (text.length > MAX_VERIFIED_CHARS) return [];
   if (rawPrepaid) rawPrepaid = false;
   else {
@@ -852,8 +885,9 @@ function rawHidersIn(raw: string, probe: string, text: string, count = 1): numbe
     for (const list of [on, off])
       for (const hiders of list ?? [])
         for (let h: Hider | undefined = hiders; h !== undefined; h = h.outer) {
-          if (h.at < 0 || h.at >= end) return [];
-          tags.add(h.at);
+          const at = h.at - offset;
+          if (h.at < 0 || at < 0 || at >= end) return [];
+          tags.add(at);
         }
     return [...tags].sort((a, b) => a - b);
   } catch (error) {
@@ -862,7 +896,106 @@ function rawHidersIn(raw: string, probe: string, text: string, count = 1): numbe
   }
 }
 
-/** The hiding elements around each of the `count` words `probe` in `raw` read as HTML ({@link rawHidingTags}), one list entry for each hidden one: undefined when each is shown, `{ at: -1 }` for one in no text node. */
+/** The ordinary element {@link rawHidingTags} reads a text in, and its end tag, which a text that captures leaves unread. */
+const WRAPPER = "<x-w>";
+const WRAPPER_END = "</x-w>";
+
+const MATHML = "http://www.w3.org/1998/Math/MathML";
+
+/**
+ * Elements an ordinary end tag cannot reach past, left open (HTML's "special"
+ * elements that are not void, MathML's text integration points and
+ * `<annotation-xml>`, SVG's `<foreignObject>`, `<desc>`, `<title>`): a text
+ * that leaves one open keeps the prompt's own end tag
+ * (`</repository_instructions>`) from ending anything, and every later section
+ * inside it (rev74c F2). A text with none captures nothing: {@link rawHidingTags} skips it.
+ */
+const CAPTURING = [
+  "address",
+  "applet",
+  "article",
+  "aside",
+  "blockquote",
+  "body",
+  "button",
+  "caption",
+  "center",
+  "colgroup",
+  "dd",
+  "details",
+  "dir",
+  "div",
+  "dl",
+  "dt",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "form",
+  "frameset",
+  "h[1-6]",
+  "head",
+  "header",
+  "hgroup",
+  "html",
+  "iframe",
+  "li",
+  "listing",
+  "main",
+  "marquee",
+  "menu",
+  "nav",
+  "noembed",
+  "noframes",
+  "noscript",
+  "object",
+  "ol",
+  "p",
+  "plaintext",
+  "pre",
+  "script",
+  "search",
+  "section",
+  "select",
+  "style",
+  "summary",
+  "table",
+  "tbody",
+  "td",
+  "template",
+  "textarea",
+  "tfoot",
+  "th",
+  "thead",
+  "title",
+  "tr",
+  "ul",
+  "xmp",
+  "mi",
+  "mo",
+  "mn",
+  "ms",
+  "mtext",
+  "annotation-xml",
+  "foreignObject",
+  "desc",
+];
+
+const CAPTURING_TAG = new RegExp(`<(?:${CAPTURING.join("|")})(?=[\\t\\n\\f\\r />]|$)`, "i");
+
+const CAPTURING_NAME = new RegExp(`^(?:${CAPTURING.join("|")})$`, "i");
+
+/** Whether `text` may leave open an element that captures what follows ({@link CAPTURING}). Linear, one expression. */
+export function mayCapture(text: string): boolean {
+  return text.includes("<") && CAPTURING_TAG.test(text);
+}
+
+/**
+ * The hiding elements around `probe` in `raw` read as HTML ({@link rawHidingTags}):
+ * undefined when shown, `{ at: -1 }` when in no text node. With them, every
+ * element left open inside the wrapper when its end tag is read
+ * ({@link WRAPPER_END}): those end tags are not reached past (rev74c F2).
+ */
 function rawHidersOf(
   raw: string,
   probe: string,
@@ -883,9 +1016,43 @@ function rawHidersOf(
     sourceCodeLocationInfo: true,
     scriptingEnabled,
   });
-  parser.tokenizer.write(raw, true);
+  parser.tokenizer.write(raw, false);
+  let captors: Hider | undefined;
+  const startOf = (element: Element) =>
+    (element as { sourceCodeLocation?: SourceLocation | null }).sourceCodeLocation?.startTag
+      ?.startOffset;
+  // A `<math>` open where the words after the text are: they are MathML's (a prompt's custom base
+  // prompt is in no element, rev74c F3), and a word there is in no token element.
+  for (const element of openElements(parser)) {
+    const at = element.namespaceURI === MATHML ? startOf(element) : undefined;
+    if (at !== undefined) captors = { at, outer: captors };
+  }
+  parser.tokenizer.write(WRAPPER_END, false);
+  // Still open above the wrapper after its end tag: what keeps the prompt's later text inside it.
+  const open = openElements(parser);
+  const wrapper = open.findIndex((e) => e.tagName === "x-w");
+  let told = false;
+  if (wrapper !== -1)
+    for (const element of open.slice(wrapper + 1)) {
+      const at = startOf(element);
+      // Only those an end tag cannot reach past: one inside them (a JSX `<Button>`'s `<React.Fragment>`)
+      // is ended with them; one the reader made with no tag of its own (a table's `<tbody>`) too.
+      if (at !== undefined && CAPTURING_NAME.test(element.tagName)) {
+        captors = { at, outer: captors };
+        told = true;
+      }
+    }
+  if (wrapper !== -1 && !told) return [{ at: -1, outer: undefined }];
+  parser.tokenizer.write("", true);
+  const hidden = probeHiders(parser.getFragment(), probe, count);
+  if (captors === undefined) return hidden;
+  return [captors, ...(hidden ?? [])];
+}
+
+/** The hiding elements around each of the `count` words `probe` under `root`, one list entry for each hidden one: undefined when each is shown, `{ at: -1 }` for one in no text node. */
+function probeHiders(root: ParentNode, probe: string, count: number): Hider[] | undefined {
   const stack: { node: ChildNode | ParentNode; hiders: Hider | undefined }[] = [
-    { node: parser.getFragment(), hiders: undefined },
+    { node: root, hiders: undefined },
   ];
   const hidden: Hider[] = [];
   let seen = 0;

@@ -40,7 +40,13 @@ describe("hostile repository: the Markdown view reads containers and block ends 
         // text to CommonMark) written `&lt;` (rev70a F2: it took the prompt's next `>`), judged
         // before the closers, which would complete it (rev72e F5).
         const unended = text.replace(/<((?:span|div) hidden\n?|a title=")$/, "&lt;$1");
-        expect(closed.startsWith(text) || closed === unended, closed).toBe(true);
+        // A `<div>` left open keeps a raw reader's next end tag from ending anything: its `<` is
+        // written `&lt;` (rev74c F2).
+        const captor = text.replace("<div>", "&lt;div>");
+        expect(
+          closed.startsWith(text) || closed === unended || closed.startsWith(captor),
+          closed,
+        ).toBe(true);
         const words = oracleReading(`${closed}\n\nQzmarker words`, "Qzmarker");
         expect(words, closed).toEqual({ verdict: "shown", why: [] });
       });
