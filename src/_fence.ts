@@ -496,6 +496,8 @@ function rawShownToYours(text: string, joiner: string): string {
 /** What {@link closedOpenToYours} is told: {@link HiddenRunsOptions}, and `onEscaped` when the last paragraph's `<` were written `&lt;`. */
 export interface OpenToYoursOptions extends HiddenRunsOptions {
   onEscaped?: () => void;
+  /** Your text (escaped against your own layers' names): the first tag written `&lt;`, its line (1-based) and the tag as written. */
+  onOwnTagEscaped?: (line: number, tag: string) => void;
 }
 
 /**

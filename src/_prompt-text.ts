@@ -19,6 +19,7 @@ import { LATIN_LETTERS } from "./_latin-letters.js";
 import { valueWithoutLinkDefinitions, withoutLinkDefinitions } from "./_link-definitions.js";
 import { delimiterRowAt } from "./_table-rows.js";
 import { isHidden, unitEscapes } from "./_text.js";
+import type { Diagnostic } from "./types.js";
 
 /**
  * A path (or any one-line value) as one printable line: each code point that
@@ -1853,9 +1854,45 @@ export function elementText(
 ): string {
   const repository = names.has(OWNER_MARK);
   const escaped = escapeWrapperTags(text, names);
-  if (!repository) return closeOpenBlocksOnOwnLine(escaped, how);
+  if (!repository) {
+    // Every rewrite of your text is said (review rev74e F1): the first tag written `&lt;`.
+    if (escaped !== text) firstRewrite(text, escaped, how.onOwnTagEscaped);
+    return closeOpenBlocksOnOwnLine(escaped, how);
+  }
   // Your words printed right after it (`{{content}}` then your line) are shown (rev68c F1).
   return closedOpenToYours(apartFromLineAbove(withoutLinkDefinitions(escaped)), " ", how);
+}
+
+/** Where `escaped` first differs from `text`, given to `say` as its line (1-based) and the tag there as written (one line, at most 60 units). */
+function firstRewrite(
+  text: string,
+  escaped: string,
+  say: ((line: number, tag: string) => void) | undefined,
+): void {
+  if (say === undefined) return;
+  let at = 0;
+  while (at < text.length && text.charCodeAt(at) === escaped.charCodeAt(at)) at++;
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < at; i = text.indexOf("\n", i + 1)) line++;
+  const rest = text.slice(at, at + 60).split(/[\r\n]/, 1)[0] ?? "";
+  const close = rest.search(/[>\uff1e\u203a\u27e9\u3009\u276f]/u);
+  say(line, close === -1 ? rest : rest.slice(0, close + 1));
+}
+
+/**
+ * The warning for your own file (your AGENTS.md, your always rule) a tag of
+ * which {@link elementText} wrote `&lt;`: it names a builtin element of the
+ * prompt or one of your own layers' (`<commandname>`, read as
+ * `command_name`; `<tools>`, `<rule>`), escaped so it opens or closes none
+ * of them; said once per file, at its first such tag (review rev74e F1).
+ */
+export function ownTagEscapedWarning(path: string, line: number, tag: string): Diagnostic {
+  return {
+    level: "warning",
+    code: "own-text-tag-escaped",
+    message: `your file's tag ${JSON.stringify(tag)} (line ${line}, and any like it after) names an element of the prompt: its "<" is written "&lt;" (in a code span too), so it opens or closes none of them; rename the tag to keep it as written`,
+    path,
+  };
 }
 
 /**

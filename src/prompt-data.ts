@@ -5,6 +5,7 @@ import {
   elementText,
   lineOpeningNoBlock,
   nameText,
+  ownTagEscapedWarning,
   ownTextNames,
   valueText,
   withoutAgentVariablesIn,
@@ -133,7 +134,10 @@ function assembleInBudget(input: PromptDataInputs): ReturnType<typeof assemblePr
       content,
       origin === "user" ? (input.userFileWrappers ?? input.wrappers) : input.wrappers,
       origin === "user"
-        ? { unread: () => closing.push(unreadWarning(path)) }
+        ? {
+            unread: () => closing.push(unreadWarning(path)),
+            onOwnTagEscaped: (line, tag) => closing.push(ownTagEscapedWarning(path, line, tag)),
+          }
         : {
             onFallback: (fallback, limit) =>
               closing.push(markupAsTextDiagnostic(path, fallback, limit)),

@@ -1,5 +1,11 @@
 import { END_ESCAPED_WORDS, type OpenToYoursOptions, unreadWarning } from "../../_fence.js";
-import { elementText, nameText, printedLength, xmlNameText } from "../../_prompt-text.js";
+import {
+  elementText,
+  nameText,
+  ownTagEscapedWarning,
+  printedLength,
+  xmlNameText,
+} from "../../_prompt-text.js";
 import type { AlwaysRule, OnDemandRule } from "../../data.js";
 import { fallbackMessage } from "../../prompt-templates/hidden-closers.js";
 import type { Diagnostic } from "../../types.js";
@@ -47,7 +53,10 @@ export function finishRules(
           r,
           r.layer === "user" ? ownWrappers : wrappers,
           r.layer === "user"
-            ? { unread: () => spent.push(unreadWarning(r.path)) }
+            ? {
+                unread: () => spent.push(unreadWarning(r.path)),
+                onOwnTagEscaped: (line, tag) => spent.push(ownTagEscapedWarning(r.path, line, tag)),
+              }
             : {
                 onFallback: (fallback) => {
                   if (fallback === "over-budget") spent.push(overBudgetWarning(r.path));
