@@ -658,7 +658,9 @@ export function rebaseGitignore(text: string, base: string): string {
 function rebasePattern(pattern: string, written: string): string {
   // A base given as a folder (`app/`, the tree walk's root below the repository's top) is the
   // same folder: `app//**/x` matched nothing (review rev73a F2).
-  const base = written.replace(/\/+$/, "");
+  let end = written.length;
+  while (end > 0 && written.charCodeAt(end - 1) === 0x2f) end--;
+  const base = written.slice(0, end);
   if (base === "") return pattern;
   const negated = pattern.startsWith("!");
   const body = negated ? pattern.slice(1) : pattern;

@@ -133,7 +133,7 @@ function hidingMathAttribute(attributes: ReadonlyMap<string, string>): boolean {
   )
     return true;
   const size = attributes.get("mathsize")?.trim().toLowerCase();
-  return size !== undefined && (size.includes("(") || /^[+-]?0*\.?0*(?:[a-z]+|%)?$/.test(size));
+  return size !== undefined && (size.includes("(") || /^[+-]?0*(?:\.0*)?(?:[a-z]+|%)?$/.test(size));
 }
 
 /**
@@ -815,6 +815,9 @@ interface Hider {
  */
 export function rawHidingTags(text: string, joiner: string): number[] | undefined {
   if (!mayHoldHiding(text) && !mayCapture(text)) return undefined;
+  // A text that ends the reader's wrapper itself is read outside it, where nothing it leaves open
+  // is told apart (rev76c F1, F2: `</x-w><div>` kept every later section in the div): not told.
+  if (ENDS_WRAPPER.test(text)) return [];
   const probe = probeFor(text);
   // In an ordinary element of the reader's, as the prompt prints it in its own (rev74c F2).
   return rawHidersIn(`${WRAPPER}${text}${joiner}${probe}\n`, probe, text, 1, WRAPPER.length);
@@ -987,8 +990,19 @@ const CAPTURING_NAME = new RegExp(`^(?:${CAPTURING.join("|")})$`, "i");
 
 /** Whether `text` may leave open an element that captures what follows ({@link CAPTURING}). Linear, one expression. */
 export function mayCapture(text: string): boolean {
-  return text.includes("<") && CAPTURING_TAG.test(text);
+  return text.includes("<") && (CAPTURING_TAG.test(text) || MATH_TAG.test(text));
 }
+
+/**
+ * A `<math>` start tag: one left open where the words after the text are puts
+ * them in MathML, outside any element of its that draws text ({@link rawHidersOf}
+ * tells it; a bare `<math>` at a trusted SYSTEM.md's end was passed over by
+ * the pre-filter, rev76c F4).
+ */
+const MATH_TAG = /<math(?=[\t\n\f\r />]|$)/i;
+
+/** The wrapper's end tag ({@link WRAPPER_END}) in a text: what ends the reader's wrapper early. */
+const ENDS_WRAPPER = /<\/x-w(?=[\t\n\f\r />]|$)/i;
 
 /**
  * The hiding elements around `probe` in `raw` read as HTML ({@link rawHidingTags}):
