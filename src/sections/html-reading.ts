@@ -1017,19 +1017,7 @@ function rawHidersOf(
   limit: number,
   count = 1,
 ): Hider[] | undefined {
-  let elements = 0;
-  const { Parser, defaultTreeAdapter } = loadParse5();
-  const parser = Parser.getFragmentParser(fragmentContext(), {
-    treeAdapter: {
-      ...defaultTreeAdapter,
-      createElement: (tagName, namespaceURI, attrs) => {
-        if (++elements > limit) throw TOO_MUCH;
-        return defaultTreeAdapter.createElement(tagName, namespaceURI, attrs);
-      },
-    },
-    sourceCodeLocationInfo: true,
-    scriptingEnabled,
-  });
+  const parser = cappedFragmentParser(limit, scriptingEnabled, { locations: true });
   parser.tokenizer.write(raw, false);
   let captors: Hider | undefined;
   const startOf = (element: Element) =>
@@ -1242,6 +1230,33 @@ const READ_AS_CODE: ReadonlySet<string> = new Set([
   "textarea",
 ]);
 
+/**
+ * A parse5 fragment parser in {@link fragmentContext} whose tree holds at most
+ * `limit` elements (past it, {@link TOO_MUCH} is thrown): the one set-up of
+ * the readings that walk a whole tree ({@link probeShownIn}, {@link rawHidersOf},
+ * the shown-text view). `base` is the tree adapter the elements come from
+ * (text nodes of one's own, say); `locations` keeps each tag's offsets.
+ */
+function cappedFragmentParser(
+  limit: number,
+  scriptingEnabled: boolean,
+  o: { locations?: boolean; base?: ReturnType<typeof loadParse5>["defaultTreeAdapter"] } = {},
+): FragmentParser {
+  let elements = 0;
+  const { Parser, defaultTreeAdapter } = loadParse5();
+  return Parser.getFragmentParser(fragmentContext(), {
+    treeAdapter: {
+      ...(o.base ?? defaultTreeAdapter),
+      createElement: (tagName, namespaceURI, attrs) => {
+        if (++elements > limit) throw TOO_MUCH;
+        return defaultTreeAdapter.createElement(tagName, namespaceURI, attrs);
+      },
+    },
+    sourceCodeLocationInfo: o.locations === true,
+    scriptingEnabled,
+  });
+}
+
 /** {@link followingShown} for one reading of `rendered`: each probe in a text node no element that hides, or holds code ({@link READ_AS_CODE}), holds (the first that holds it). */
 function probeShownIn(
   rendered: string,
@@ -1250,18 +1265,7 @@ function probeShownIn(
   limit: number,
 ): boolean {
   const left = new Set(probes);
-  let elements = 0;
-  const { Parser, defaultTreeAdapter } = loadParse5();
-  const parser = Parser.getFragmentParser(fragmentContext(), {
-    treeAdapter: {
-      ...defaultTreeAdapter,
-      createElement: (tagName, namespaceURI, attrs) => {
-        if (++elements > limit) throw TOO_MUCH;
-        return defaultTreeAdapter.createElement(tagName, namespaceURI, attrs);
-      },
-    },
-    scriptingEnabled,
-  });
+  const parser = cappedFragmentParser(limit, scriptingEnabled);
   parser.tokenizer.write(rendered, true);
   const stack: { node: ChildNode | ParentNode; hidden: boolean }[] = [
     { node: parser.getFragment(), hidden: false },
@@ -1332,18 +1336,9 @@ function shownIn(
     const last = toText(to - 1);
     if (start !== undefined && last !== undefined) parts.push(start, last + 1);
   };
-  let elements = 0;
-  const { Parser, defaultTreeAdapter } = loadParse5();
-  const parser = Parser.getFragmentParser(fragmentContext(), {
-    treeAdapter: {
-      ...ownTextNodes(),
-      createElement: (tagName, namespaceURI, attrs) => {
-        if (++elements > MAX_HTML_ELEMENTS) throw TOO_MUCH;
-        return defaultTreeAdapter.createElement(tagName, namespaceURI, attrs);
-      },
-    },
-    sourceCodeLocationInfo: true,
-    scriptingEnabled,
+  const parser = cappedFragmentParser(MAX_HTML_ELEMENTS, scriptingEnabled, {
+    locations: true,
+    base: ownTextNodes(),
   });
   parser.tokenizer.write(view, true);
   const root = parser.getFragment();
