@@ -1,6 +1,6 @@
-import { type DefaultTreeAdapterMap, parse } from "parse5";
 import { describe, expect, it } from "vitest";
 import { hostClosingAfter } from "../../src/_fence.js";
+import { rawHidden } from "./_raw-reading.js";
 
 // Review rev72c F2, on touch: a tool result pi or opencode writes the touched files after
 // (hostClosingAfter: the result is the repository's, it cannot be rewritten, only closed after)
@@ -10,31 +10,7 @@ import { hostClosingAfter } from "../../src/_fence.js";
 // your glob rule among them) were in the script or the hidden div. Now the result is read raw
 // too (rawHidingTags, the one raw reading), and the end tags of what hides there are appended.
 
-type Node = DefaultTreeAdapterMap["node"];
-
 const NEXT = "QzHostNextWords";
-
-/** Whether an HTML parser fed the raw text puts `marker`'s text under an element that hides. */
-function rawHidden(text: string, marker: string): boolean | undefined {
-  let found: boolean | undefined;
-  const walk = (node: Node, hidden: boolean) => {
-    if (found !== undefined) return;
-    if (node.nodeName === "#text") {
-      if ((node as DefaultTreeAdapterMap["textNode"]).value.includes(marker)) found = hidden;
-      return;
-    }
-    const hides =
-      hidden ||
-      ("tagName" in node &&
-        (node.attrs.some((a) => a.name === "hidden") ||
-          ["details", "template", "script", "style", "title"].includes(node.tagName)));
-    for (const child of "childNodes" in node ? (node.childNodes as Node[]) : []) walk(child, hides);
-    const content = (node as { content?: Node }).content;
-    if (content !== undefined) walk(content, hides);
-  };
-  walk(parse(text), false);
-  return found;
-}
 
 describe("hostile repository: a tool result's tag a raw HTML reading takes hides none of the host's next words (rev72c F2, touch)", () => {
   it("a code span's <script>, a fenced <div hidden>, a tag CommonMark reads as text: closed after", () => {

@@ -1,8 +1,8 @@
-import { type DefaultTreeAdapterMap, parse } from "parse5";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
 import { touchedElement } from "../../src/touch/format.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
+import { rawHidden } from "./_raw-reading.js";
 
 // Found by fx71a while fixing rev70a F2 (recorded then as a known limit). A COMPLETE tag that an
 // HTML parser fed the raw prompt reads, but CommonMark reads as text, was left as written at a
@@ -12,30 +12,6 @@ import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 // reading (rev68c F8's threat model) the span stays open after the text and hides your words
 // after `{{content}}` in your own section. Now the text with your words after it is read raw too,
 // and a start tag that hides them there has its `<` written `&lt;`, with the text's warning.
-
-type Node = DefaultTreeAdapterMap["node"];
-
-/** Whether an HTML parser fed the raw prompt puts `marker`'s text node under an element with `hidden`; undefined when in no text node. */
-function rawHidden(text: string, marker: string): boolean | undefined {
-  let found: boolean | undefined;
-  const walk = (node: Node, hidden: boolean) => {
-    if (found !== undefined) return;
-    if (node.nodeName === "#text") {
-      if ((node as DefaultTreeAdapterMap["textNode"]).value.includes(marker)) found = hidden;
-      return;
-    }
-    const hides =
-      hidden ||
-      ("tagName" in node &&
-        (node.attrs.some((a) => a.name === "hidden") ||
-          ["details", "template", "script", "style"].includes(node.tagName)));
-    for (const child of "childNodes" in node ? (node.childNodes as Node[]) : []) walk(child, hides);
-    const content = (node as { content?: Node }).content;
-    if (content !== undefined) walk(content, hides);
-  };
-  walk(parse(text), false);
-  return found;
-}
 
 async function render(files: Record<string, string>, trusted: boolean) {
   const root = tempDir();

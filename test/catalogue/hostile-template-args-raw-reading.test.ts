@@ -1,7 +1,7 @@
-import { type DefaultTreeAdapterMap, parse } from "parse5";
 import { describe, expect, it } from "vitest";
 import { expandPromptTemplateResult } from "../../src/prompt-templates/index.js";
 import { expandProjectTemplate } from "./_expand-project.js";
+import { rawHidden } from "./_raw-reading.js";
 
 // Review rev72c F1, F2 (the slash-template part): a trusted project's `.pi/prompts/t.md` with a
 // tag an HTML parser fed the raw prompt reads but CommonMark reads as text, before `$ARGUMENTS`:
@@ -11,30 +11,11 @@ import { expandProjectTemplate } from "./_expand-project.js";
 // the guard read only the Markdown's HTML. Now the template is read raw too, by the one raw
 // reading a repository's text is closed by (rawHidingTags), and such a tag's `<` is written `&lt;`.
 
-type Node = DefaultTreeAdapterMap["node"];
-
 const MARKER = "QzArgsMarker";
 
-/** Whether an HTML parser fed the raw expansion puts `marker`'s text under an element that hides; undefined when in no text node. */
-function rawHidden(text: string, marker: string): boolean | undefined {
-  let found: boolean | undefined;
-  const walk = (node: Node, hidden: boolean) => {
-    if (found !== undefined) return;
-    if (node.nodeName === "#text") {
-      if ((node as DefaultTreeAdapterMap["textNode"]).value.includes(marker)) found = hidden;
-      return;
-    }
-    const hides =
-      hidden ||
-      ("tagName" in node &&
-        (node.attrs.some((a) => a.name === "hidden") ||
-          ["details", "template", "script", "style", "title", "textarea"].includes(node.tagName)));
-    for (const child of "childNodes" in node ? (node.childNodes as Node[]) : []) walk(child, hides);
-    const content = (node as { content?: Node }).content;
-    if (content !== undefined) walk(content, hides);
-  };
-  walk(parse(`<project_prompt>${text}</project_prompt>\n\nafter`), false);
-  return found;
+/** {@link rawHidden} of an expansion as a prompt prints it: in an element, with words after it. */
+function expansionHidden(text: string, marker: string): boolean | undefined {
+  return rawHidden(`<project_prompt>${text}</project_prompt>\n\nafter`, marker);
 }
 
 describe("hostile repository: a slash template's tag a raw HTML reading takes hides none of your typed words (rev72c F1, F2)", () => {
@@ -51,7 +32,7 @@ describe("hostile repository: a slash template's tag a raw HTML reading takes hi
       "```html\n<script src=a.js>\n```\n\nDo: $ARGUMENTS\n",
     ]) {
       const out = expandProjectTemplate(content, `/t ${MARKER} never force-push`);
-      expect(rawHidden(out.text, MARKER), `${content}\n->\n${out.text}`).toBe(false);
+      expect(expansionHidden(out.text, MARKER), `${content}\n->\n${out.text}`).toBe(false);
       expect(
         out.diagnostics.map((d) => d.code),
         content,
