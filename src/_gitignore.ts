@@ -144,6 +144,12 @@ export interface PatternCut {
   refused?: number;
   /** The first line (1-based) whose pattern was dropped or refused. */
   line?: number;
+  /**
+   * The file was not read whole (a FIFO, socket or device, unreadable, past its
+   * byte cap): why. Where the door refuses below it, a walk that skips ignored
+   * entries for its own sake shows them and says so.
+   */
+  unread?: string;
 }
 
 /**
@@ -187,7 +193,27 @@ export function ignoreCutDiagnostics(all: readonly PatternCut[]): Diagnostic[] {
             path: refusing[0].path,
           },
         ];
-  return [...cutDiagnostics(cuts), ...chains];
+  return [...cutDiagnostics(cuts), ...unreadDiagnostics(all), ...chains];
+}
+
+/** One warning for the ignore files of a walk not read whole (a FIFO `.gitignore`), naming the first few. */
+function unreadDiagnostics(all: readonly PatternCut[]): Diagnostic[] {
+  const unread = all.filter((c) => c.unread !== undefined);
+  const [first] = unread;
+  if (first === undefined) return [];
+  const named = unread
+    .slice(0, MAX_CUTS_NAMED)
+    .map((c) => `${c.path} (${c.unread})`)
+    .join(", ");
+  const more = unread.length - MAX_CUTS_NAMED;
+  return [
+    {
+      level: "warning",
+      code: "ignore-patterns-cut",
+      message: `ignore files not read whole, so entries they would hide may be shown: ${named}${more > 0 ? ` and ${more} more files` : ""}`,
+      path: first.path,
+    },
+  ];
 }
 
 function cutDiagnostics(cuts: readonly PatternCut[]): Diagnostic[] {

@@ -1,14 +1,12 @@
-import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import {
-  addGitignore,
   type IgnoreRules,
   isIgnoredInKeptFolder,
   newPatternBudget,
   type PatternBudget,
 } from "../_gitignore.js";
 import { isWithin } from "../_paths.js";
-import { readRepoCapped } from "../repo-files/index.js";
+import { withIgnoreFile } from "../repo-files/index.js";
 
 /**
  * Which folders and files a copy leaves out because git ignores them (build
@@ -103,13 +101,11 @@ async function withFile(
   base: string,
   budget: PatternBudget,
 ): Promise<IgnoreRules | undefined> {
-  // git never follows a linked ignore file; a FIFO or a device is not one either.
-  const s = await lstat(path).catch(() => undefined);
-  if (!s?.isFile()) return rules;
-  const read = await readRepoCapped(path, { maxBytes: MAX_IGNORE_BYTES });
-  if (!read.ok) return rules;
+  // Read as the door and the workspace tree read it (bytes; git never follows a linked ignore
+  // file; a FIFO or a device is never opened to block): before, its decoded text made a NUL the
+  // whole file none and a lone CR a line end, so the copy left out or kept what git does not (fx77d).
   try {
-    return addGitignore(rules, read.text, base.replace(/\/$/, ""), budget, path);
+    return await withIgnoreFile(rules, path, base.replace(/\/$/, ""), budget, MAX_IGNORE_BYTES);
   } catch {
     // A pattern the matcher cannot compile loses this file's rules only: more is
     // copied, which costs room in the copy, never a wrong prompt.

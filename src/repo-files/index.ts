@@ -42,13 +42,16 @@ export {
 } from "./own-folders.js";
 export { type PlantedCheck, plantedCheck } from "./planted.js";
 export {
+  addIgnoreFile,
   enclosingRepositories,
   excludeRules,
   globalIgnoreRules,
-  ignoreFileBytes,
+  type IgnoreFileRead,
   type PrivatePathsOptions,
   type PrivateVerdict,
   privatePaths,
+  readIgnoreFile,
+  withIgnoreFile,
   yourIgnoreLists,
 } from "./private-paths.js";
 export {

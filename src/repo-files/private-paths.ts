@@ -439,19 +439,86 @@ async function folderRules(
  */
 const IN_TREE = { follow: false } as const;
 
+/** An ignore file as the door reads it (see {@link readIgnoreFile}). */
+export type IgnoreFileRead =
+  /** Its first `maxBytes` bytes; `whole` false when it is longer. */
+  | { read: "bytes"; bytes: Uint8Array; whole: boolean }
+  /** No ignore file: nothing there, a folder, or (in the tree) a link, as for git. */
+  | { read: "none" }
+  /** There, but not read (a FIFO, socket or device, no permission): `why`. */
+  | { read: "not-read"; why: string };
+
 /**
- * An ignore file's bytes as git reads them, for the workspace tree's own
- * reading of what git ignores: a regular file only, never through a final
- * link (git reads no linked `.gitignore`), read whole up to `maxBytes` or not
- * at all (undefined). Bytes, not decoded text: decoding made each CR a line
- * end (rev71a F4). The door's reading, so no reader outside it opens one.
+ * An ignore file as git reads it, for every reader of one (the door, the
+ * workspace tree, the skills walk, `explain --simulate`'s copy): bytes, not
+ * decoded text (decoding made each CR a line end and a NUL the whole file
+ * none, rev71a F4), a regular file only, opened without blocking (a FIFO is
+ * refused from its `lstat`, and the open is O_NONBLOCK), never through a final
+ * link with `follow` false (git reads no linked in-tree `.gitignore`). A FIFO,
+ * socket or device is there but not read: git blocks on a FIFO or reads
+ * nothing, so no verdict below it is git's (rev58a F3). Your clone's
+ * `.git/info/exclude` and global excludes, followed, so made are none.
  */
-export async function ignoreFileBytes(
+export async function readIgnoreFile(
   path: string,
   maxBytes: number,
-): Promise<Uint8Array | undefined> {
-  const read = await readCappedBytes(path, maxBytes, { follow: false });
-  return read.ok && read.total <= maxBytes ? read.bytes : undefined;
+  how: { follow: boolean } = IN_TREE,
+): Promise<IgnoreFileRead> {
+  const read = await readCappedBytes(path, maxBytes, how);
+  if (read.ok) {
+    return {
+      read: "bytes",
+      bytes: read.bytes.subarray(0, maxBytes),
+      whole: read.total <= maxBytes,
+    };
+  }
+  const none =
+    read.reason === "missing" ||
+    (read.reason === "not-file" && (how.follow || (await lstatKindOrMissing(path)) !== "other"));
+  if (none) return { read: "none" };
+  return {
+    read: "not-read",
+    why: read.reason === "not-file" ? "not a regular file: a FIFO, socket or device" : "unreadable",
+  };
+}
+
+/**
+ * `rules` with the in-tree ignore file `path` added (its patterns rebased to
+ * `base`), read by {@link readIgnoreFile}, for what skips git-ignored files
+ * for its own sake (the workspace tree, the skills walk, the simulate copy):
+ * a file not read whole (past `maxBytes`, a FIFO, unreadable) is recorded in
+ * `budget.cuts` as `unread`, which {@link ignoreCutDiagnostics} says
+ * (`ignore-patterns-cut`), and what was read of it still counts. The door
+ * itself refuses below such a file.
+ */
+export async function withIgnoreFile(
+  rules: IgnoreRules | undefined,
+  path: string,
+  base: string,
+  budget: PatternBudget,
+  maxBytes: number,
+): Promise<IgnoreRules | undefined> {
+  return addIgnoreFile(rules, await readIgnoreFile(path, maxBytes), path, base, budget, maxBytes);
+}
+
+/** {@link withIgnoreFile} of a file already read (several read at once, added in order). */
+export function addIgnoreFile(
+  rules: IgnoreRules | undefined,
+  file: IgnoreFileRead,
+  path: string,
+  base: string,
+  budget: PatternBudget,
+  maxBytes: number,
+): IgnoreRules | undefined {
+  if (file.read === "none") return rules;
+  if (file.read === "not-read") {
+    budget.cuts.push({ path, kept: 0, dropped: 0, unread: file.why });
+    return rules;
+  }
+  if (!file.whole) {
+    budget.cuts.push({ path, kept: 0, dropped: 0, unread: `read up to ${maxBytes / 1024} KiB` });
+  }
+  return addGitignore(rules, file.bytes, base, budget, path);
 }
 
 /**
@@ -474,25 +541,19 @@ async function withFile(
   // an in-tree FIFO, socket or device is there but not read (git blocks on a FIFO: no verdict), so
   // nothing below it is proven kept (rev58a F3: a FIFO `.gitignore` counted as none, silently).
   // Your clone's `.git/info/exclude` and global excludes so made are passed over, as before.
-  const read = await readCappedBytes(file, MAX_GITIGNORE_BYTES, how);
-  if (!read.ok) {
-    const none =
-      read.reason === "missing" ||
-      (read.reason === "not-file" && (how.follow || (await lstatKindOrMissing(file)) !== "other"));
-    return {
-      rules: list,
-      cut: none
-        ? undefined
-        : `${name} could not be read${read.reason === "not-file" ? " (not a regular file: a FIFO, socket or device)" : ""}`,
-    };
+  const read = await readIgnoreFile(file, MAX_GITIGNORE_BYTES, how);
+  if (read.read === "none") return { rules: list, cut: undefined };
+  if (read.read === "not-read") {
+    const kind = read.why === "unreadable" ? "" : ` (${read.why})`;
+    return { rules: list, cut: `${name} could not be read${kind}` };
   }
   // Bytes, not text: git's lines are bytes, and its `?` takes one byte of a name.
-  const bytes = read.bytes.subarray(0, MAX_GITIGNORE_BYTES);
+  const bytes = read.bytes;
   const lines = (bytes: Uint8Array) => bytes.reduce((n, b) => (b === 0x0a ? n + 1 : n), 1);
   try {
     const rules = addGitignore(list, bytes, base, budget, file);
     const cut = budget.cuts.find((c) => c.path === file);
-    if (read.total > MAX_GITIGNORE_BYTES) {
+    if (!read.whole) {
       return {
         rules,
         cut: `${name} is read up to ${MAX_GITIGNORE_BYTES / 1024} KiB, line ${lines(bytes)}`,

@@ -1,9 +1,14 @@
 import type { Dirent } from "node:fs";
 import { join } from "node:path";
 import { pushAll } from "../_arrays.js";
-import { kindOfPath, type PathKind, realpathOrSelf, undecodableName } from "../_fs.js";
 import {
-  addGitignore,
+  kindOfPath,
+  MAX_TEXT_FILE_BYTES,
+  type PathKind,
+  realpathOrSelf,
+  undecodableName,
+} from "../_fs.js";
+import {
   type IgnoreRules,
   ignoreCutDiagnostics,
   isIgnoredInKeptFolder,
@@ -17,11 +22,11 @@ import {
   placeRefusal,
   type Reach,
   type Refusal,
-  readRepoText,
   refusalDiagnostic,
   type WalkedFolder,
   type WalkSkip,
   walkFolders,
+  withIgnoreFile,
 } from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
 
@@ -136,7 +141,7 @@ export async function walkSkillsRoot(
         },
       );
     },
-    visit: (folder) => skillFolder(folder, options.reach, budget, candidates, diagnostics),
+    visit: (folder) => skillFolder(folder, budget, candidates, diagnostics),
   });
   pushAll(diagnostics, ignoreCutDiagnostics(budget.cuts));
   const [first] = out;
@@ -178,7 +183,6 @@ export async function walkSkillsRoot(
  */
 async function* skillFolder(
   folder: WalkedFolder<IgnoreRules | undefined>,
-  reach: Reach | undefined,
   budget: PatternBudget,
   candidates: SkillCandidate[],
   diagnostics: Diagnostic[],
@@ -201,14 +205,11 @@ async function* skillFolder(
     return kind;
   };
 
-  const gitignore = entries.find((e) => e.name === ".gitignore");
-  if (gitignore && (await kindOf(gitignore)) === "file") {
-    const path = join(dir, ".gitignore");
-    const read = await readRepoText(path, { reach });
-    pushAll(diagnostics, read.diagnostics);
-    if (read.ok) {
-      rules = addGitignore(rules, read.text, rel, budget, path);
-    }
+  // Read as the door and the workspace tree read it (bytes, never through a link, a FIFO never
+  // opened to block, one not read whole said); before, its decoded text made a NUL the whole file
+  // none and a lone CR a line end, so the list held skills git ignores (fx77d).
+  if (entries.some((e) => e.name === ".gitignore")) {
+    rules = await withIgnoreFile(rules, join(dir, ".gitignore"), rel, budget, MAX_TEXT_FILE_BYTES);
   }
 
   const kept: { entry: Dirent; kind: PathKind }[] = [];

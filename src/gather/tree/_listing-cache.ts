@@ -26,9 +26,10 @@ import { NESTED_CONTEXT_NAMES } from "../context-names.js";
  * too. 4: a memo names every context file (of the names the file was written
  * for), not only AGENTS.md. 5: `ignoreFiles` names a `.git` (a repository's
  * top, whose exclude file hides names below it). 6: and a `.hg` (a Mercurial
- * working copy's top, whose `.hgignore` hides names below it).
+ * working copy's top, whose `.hgignore` hides names below it). 7: and a `.gitignore` that is
+ * a FIFO, socket or device (not read whole: the tree says so).
  */
-const FORMAT = 6;
+const FORMAT = 7;
 export const LISTING_CACHE_VERSION = `tree-listing/${FORMAT} sysprompt/${VERSION}`;
 
 /** A larger file is not read (it is not ours, or not worth parsing): the walk lists as if there were none. */

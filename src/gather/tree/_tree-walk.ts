@@ -2,7 +2,6 @@ import type { Dirent, Stats } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { type EntryKind, MAX_TEXT_FILE_BYTES } from "../../_fs.js";
 import {
-  addGitignore,
   type IgnoreRules,
   isIgnoredInKeptFolder,
   isIgnoredPaced,
@@ -14,17 +13,19 @@ import { realpath, statOrUndefinedSync } from "../../_io.js";
 import { nextTurn, pace } from "../../_pace.js";
 import { homeFolder, isBelowCeiling } from "../../_paths.js";
 import {
+  addIgnoreFile,
   excludeRules,
   globalIgnoreRules,
   type HgIgnore,
   hgIgnoreAround,
   holdsUsableGit,
-  ignoreFileBytes,
+  type IgnoreFileRead,
   plantedCheck,
   projectReach,
   type Reach,
   type Refusal,
   reachRefusal,
+  readIgnoreFile,
   yourIgnoreLists,
 } from "../../repo-files/index.js";
 import { listFolderAtOnce, listInBatches } from "../../repo-files/list-folder.js";
@@ -294,8 +295,14 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   ): Promise<IgnoreRules | undefined> => {
     for (const file of files) {
       const path = join(dir, file);
-      const bytes = await readIgnoreBytes(path);
-      if (bytes) rules = addGitignore(rules, bytes, prefix + rel, budget, path);
+      rules = addIgnoreFile(
+        rules,
+        await readIgnoreBytes(path),
+        path,
+        prefix + rel,
+        budget,
+        MAX_IGNORE_BYTES,
+      );
     }
     return rules;
   };
@@ -363,7 +370,10 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       blind = ignoresCase(dir, first.name, first.stats);
       caseBlind.set(first.stats.dev, blind);
     }
-    const stated = (file: string) => statOrUndefinedSync(join(dir, file), false)?.isFile() ?? false;
+    const stated = (file: string) => {
+      const s = statOrUndefinedSync(join(dir, file), false);
+      return s !== undefined && !s.isDirectory() && !s.isSymbolicLink();
+    };
     if (!blind) {
       const files = ignoreFilesWhere(stated);
       if (files.length === 0) {
@@ -706,7 +716,12 @@ function memoOfListing(
   for (const entry of entries) {
     const name = entry.name;
     if (name.startsWith(".")) {
-      if ((IGNORE_FILES as readonly string[]).includes(name) && entry.isFile()) {
+      // A FIFO, socket or device so named is there too (read as not read whole); a folder or a link is none.
+      if (
+        (IGNORE_FILES as readonly string[]).includes(name) &&
+        !entry.isDirectory() &&
+        !entry.isSymbolicLink()
+      ) {
         memo.ignoreFiles.push(name);
       }
       // A repository's top, of any kind (a submodule's `.git` is a file), or a Mercurial working copy's.
@@ -796,10 +811,11 @@ async function inheritedRules(
     IGNORE_FILES.map((file) => ({ dir, path: join(dir, file) })),
   );
   const reads = await Promise.all(files.map((f) => readIgnoreBytes(f.path)));
-  reads.forEach((bytes, i) => {
+  reads.forEach((read, i) => {
     const file = files[i];
-    if (bytes && file !== undefined) {
-      rules = addGitignore(rules, bytes, posixRelative(repo, file.dir), budget, file.path);
+    if (file !== undefined) {
+      const base = posixRelative(repo, file.dir);
+      rules = addIgnoreFile(rules, read, file.path, base, budget, MAX_IGNORE_BYTES);
     }
   });
   if (!rules) return { prefix };
@@ -846,13 +862,16 @@ export async function statOf(path: string | Buffer, follow: boolean): Promise<St
   return statOrUndefinedSync(path, follow);
 }
 
+/** The tree reads an ignore file up to 1 MiB; past it, what was read counts and the cut is said. */
+const MAX_IGNORE_BYTES = MAX_TEXT_FILE_BYTES;
+
 /**
- * An ignore file's bytes, as git reads them, up to 1 MiB (a longer one is none, as before);
- * regular files only, never through a link. Not its decoded text: decoding made each CR a line
- * end, so `!secrets.yml\r\r` took back `secrets.yml` in the tree (rev71a F4), and a NUL made the
- * file binary and none.
+ * An ignore file as the door reads it ({@link readIgnoreFile}): bytes, regular files only, never
+ * through a link, a FIFO never opened to block. Not its decoded text: decoding made each CR a
+ * line end, so `!secrets.yml\r\r` took back `secrets.yml` in the tree (rev71a F4), and a NUL made
+ * the file binary and none. One there but not read (a FIFO) is a cut the tree says (fx77d).
  */
-async function readIgnoreBytes(path: string): Promise<Uint8Array | undefined> {
+async function readIgnoreBytes(path: string): Promise<IgnoreFileRead> {
   await pace();
-  return ignoreFileBytes(path, MAX_TEXT_FILE_BYTES);
+  return readIgnoreFile(path, MAX_IGNORE_BYTES);
 }
