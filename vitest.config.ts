@@ -126,6 +126,10 @@ const SLOW = [
   "test/catalogue/hostile-owner-mark-references-no-semicolon.test.ts",
   // rev69a F1: every Unicode 14 Latin name of one letter read twice, then an untrusted render (1-3 s).
   "test/catalogue/hostile-letters-named.test.ts",
+  // rev76c F3: two renders (trusted and untrusted) and every confusables.txt entry read (1-2 s).
+  "test/catalogue/hostile-letters-confusables.test.ts",
+  // rev76c F5: an untrusted render of eight suffixed tags and the suffixed owner mark (0.8 s).
+  "test/catalogue/hostile-tag-name-suffixed.test.ts",
   "test/**/*scale*.test.ts",
   "test/properties/*.test.ts",
   "test/**/property.test.ts",

@@ -40,8 +40,9 @@ describe("hostile repository: a tag name followed by any character that is not a
 
   it("names that only begin like one of the prompt's stay as written", () => {
     const names = new Set(["rule", "rules", "env"]);
-    expect(escapeWrapperTags("<rule-set> <rules:x> <env.local> <environment>", names)).toBe(
-      "<rule-set> <rules:x> <env.local> <environment>",
+    // A name before a `:` is that name (`<rules:x>`, review rev76c F5); a `::` path is not.
+    expect(escapeWrapperTags("<rule-set> <rules::x> <env.local> <environment>", names)).toBe(
+      "<rule-set> <rules::x> <env.local> <environment>",
     );
     expect(escapeWrapperTags("</rule]> </RULES*> <env!>", names)).toBe(
       "&lt;/rule]> &lt;/RULES*> &lt;env!>",
