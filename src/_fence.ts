@@ -511,13 +511,13 @@ export const END_ESCAPED_WORDS =
   'ends in markup that hides the words printed right after it (an inline <span hidden>, a tag or comment left unended: <span hidden, <!x, or a tag an HTML parser of the raw prompt reads in a code span, a code block or over a blank line: `<span hidden>`): its last paragraph\'s "<", or that markup\'s, is written "&lt;", so they are shown';
 
 /**
- * What {@link closeOpenBlocks} is told for a repository's text given
- * outside a render (a file on touch, `formatTouched`; a skill's expansion)
- * when it falls back (its unended markup or last paragraph written as
- * text, or its HTML or every `<`): one `code` warning naming `path`, in the
- * words a render says of a context or rule file ({@link END_ESCAPED_WORDS},
- * `fallbackMessage`), once a text (fx77c: on touch and in a skill it was
- * silent).
+ * What {@link closeOpenBlocks} (or `elementText`'s closing) is told
+ * for a repository's text when it falls back (its unended markup or last
+ * paragraph written as text, or its HTML or every `<`): one `code` warning
+ * naming `path` ({@link END_ESCAPED_WORDS}, `fallbackMessage`), once a text.
+ * The one wording for a context or always rule file in a render, a file on
+ * touch (`formatTouched`) and a skill's expansion (fx77c: on touch, in a
+ * skill and for most of an always rule's fallbacks it was silent).
  */
 export function markupAsTextTold(
   code: string,
