@@ -28,6 +28,7 @@ import { InlineLinkReader } from "./_inline-link.js";
 import { asCell, delimiterRowAt } from "./_table-rows.js";
 import {
   closeHiddenRuns,
+  fallbackMessage,
   type HiddenRunsOptions,
   type RenderLimit,
 } from "./prompt-templates/hidden-closers.js";
@@ -508,6 +509,32 @@ export interface OpenToYoursOptions extends HiddenRunsOptions {
  */
 export const END_ESCAPED_WORDS =
   'ends in markup that hides the words printed right after it (an inline <span hidden>, a tag or comment left unended: <span hidden, <!x, or a tag an HTML parser of the raw prompt reads in a code span, a code block or over a blank line: `<span hidden>`): its last paragraph\'s "<", or that markup\'s, is written "&lt;", so they are shown';
+
+/**
+ * What {@link closeOpenBlocks} (or `elementText`'s closing) is told
+ * for a repository's text when it falls back (its unended markup or last
+ * paragraph written as text, or its HTML or every `<`): one `code` warning
+ * naming `path` ({@link END_ESCAPED_WORDS}, `fallbackMessage`), once a text.
+ * The one wording for a context or always rule file in a render, a file on
+ * touch (`formatTouched`) and a skill's expansion (fx77c: on touch, in a
+ * skill and for most of an always rule's fallbacks it was silent).
+ */
+export function markupAsTextTold(
+  code: string,
+  path: string,
+  say: (diagnostic: Diagnostic) => void,
+): OpenToYoursOptions {
+  let told = false;
+  const tell = (message: string) => {
+    if (told) return;
+    told = true;
+    say({ level: "warning", code, message, path });
+  };
+  return {
+    onEscaped: () => tell(END_ESCAPED_WORDS),
+    onFallback: (fallback, limit) => tell(fallbackMessage(fallback, limit)),
+  };
+}
 
 /**
  * A repository's text as a template prints it (a context or rule file, a

@@ -1880,14 +1880,29 @@ export function elementText(
   how: OpenToYoursOptions = {},
 ): string {
   const repository = names.has(OWNER_MARK);
+  // Every rewrite of your text is said (review rev74e F1): the first tag written `&lt;`.
+  if (!repository)
+    return closeOpenBlocksOnOwnLine(ownTextEscaped(text, names, how.onOwnTagEscaped), how);
   const escaped = escapeWrapperTags(text, names);
-  if (!repository) {
-    // Every rewrite of your text is said (review rev74e F1): the first tag written `&lt;`.
-    if (escaped !== text) firstRewrite(text, escaped, how.onOwnTagEscaped);
-    return closeOpenBlocksOnOwnLine(escaped, how);
-  }
   // Your words printed right after it (`{{content}}` then your line) are shown (rev68c F1).
   return closedOpenToYours(apartFromLineAbove(withoutLinkDefinitions(escaped)), " ", how);
+}
+
+/**
+ * Your own text (your AGENTS.md, your always rule, your glob rule given on
+ * touch) escaped against `names` ({@link escapeWrapperTags}), and every such
+ * rewrite said (review rev74e F1): `say` is told the line and the tag of the
+ * first tag written `&lt;` ({@link ownTagEscapedWarning}). The one place your
+ * text is escaped, in a render ({@link elementText}) and on touch.
+ */
+export function ownTextEscaped(
+  text: string,
+  names: ReadonlySet<string>,
+  say: ((line: number, tag: string) => void) | undefined,
+): string {
+  const escaped = escapeWrapperTags(text, names);
+  if (escaped !== text) firstRewrite(text, escaped, say);
+  return escaped;
 }
 
 /** Where `escaped` first differs from `text`, given to `say` as its line (1-based) and the tag there as written (one line, at most 60 units). */

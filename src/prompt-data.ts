@@ -1,4 +1,4 @@
-import { END_ESCAPED_WORDS, unreadWarning } from "./_fence.js";
+import { markupAsTextTold, unreadWarning } from "./_fence.js";
 import { notHomeLike, toPosix } from "./_paths.js";
 import {
   AGENT_VARIABLES,
@@ -21,11 +21,6 @@ import { finishRules, type LoadedRules, type RuleAccount } from "./gather/rules/
 import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import type { AppendPart } from "./locate/custom.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
-import {
-  fallbackMessage,
-  type HtmlFallback,
-  type RenderLimit,
-} from "./prompt-templates/hidden-closers.js";
 import { type CheckBudget, withCheckBudget } from "./sections/html-reading.js";
 import type { CustomPrompt } from "./sections/render.js";
 import { closedDescription, MAX_SKILLS_INDEX_BYTES, skillsForIndex } from "./skills/format.js";
@@ -138,17 +133,7 @@ function assembleInBudget(input: PromptDataInputs): ReturnType<typeof assemblePr
             unread: () => closing.push(unreadWarning(path)),
             onOwnTagEscaped: (line, tag) => closing.push(ownTagEscapedWarning(path, line, tag)),
           }
-        : {
-            onFallback: (fallback, limit) =>
-              closing.push(markupAsTextDiagnostic(path, fallback, limit)),
-            onEscaped: () =>
-              closing.push({
-                level: "warning",
-                code: "context-markup-as-text",
-                message: END_ESCAPED_WORDS,
-                path,
-              }),
-          },
+        : markupAsTextTold("context-markup-as-text", path, (d) => closing.push(d)),
     ),
     origin,
   }));
@@ -297,24 +282,6 @@ function assembleInBudget(input: PromptDataInputs): ReturnType<typeof assemblePr
       ...closing,
       ...(skillsTool && index.left > 0 ? [skillsIndexCut(index.left)] : []),
     ],
-  };
-}
-
-/**
- * The warning for a context file whose end could not be closed so that the
- * prompt after it is shown (more markup or closers than a reading takes, a
- * `<plaintext>`, or a check by the renderer that failed: rev64e).
- */
-function markupAsTextDiagnostic(
-  path: string,
-  fallback: HtmlFallback,
-  limit?: RenderLimit,
-): Diagnostic {
-  return {
-    level: "warning",
-    code: "context-markup-as-text",
-    message: fallbackMessage(fallback, limit),
-    path,
   };
 }
 

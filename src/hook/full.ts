@@ -173,7 +173,13 @@ export async function slowContext(
     return {
       note: `nothing added: the tool's result ${cutWhy(size)}; the files come with a later call`,
     };
-  const text = touched.files.length > 0 ? formatTouched(touched.files, call.cwd, shown) : undefined;
+  // A file's text written `&lt;` where it could not be closed is said, as the loader's problems are (fx77c).
+  const told: Diagnostic[] = [];
+  const text =
+    touched.files.length > 0
+      ? formatTouched(touched.files, call.cwd, shown, (d) => told.push(d))
+      : undefined;
+  note ??= firstProblem(told);
   return { ...(text !== undefined ? { text } : {}), ...(note !== undefined ? { note } : {}) };
 }
 

@@ -1,14 +1,22 @@
 import { dirname, resolve } from "node:path";
-import { closeOpenBlocks } from "../_fence.js";
+import { closeOpenBlocks, markupAsTextTold } from "../_fence.js";
 import { parseFrontmatter } from "../_frontmatter.js";
 import { isWithin } from "../_paths.js";
 import { escapeWrapperTags, HOST_ELEMENTS, nameText, xmlNameText } from "../_prompt-text.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import { projectReachSync, readRepoTextSync } from "../repo-files/index.js";
+import type { Diagnostic } from "../types.js";
 import type { LoadSkillsOptions, Skill } from "./types.js";
 
-/** The session's project, as given to {@link loadSkills}: a project's skill is read again within it. */
-export type ExpandSkillOptions = Pick<LoadSkillsOptions, "cwd" | "home" | "ceilingDir" | "env">;
+/**
+ * The session's project, as given to {@link loadSkills}: a project's skill is
+ * read again within it. `onDiagnostic`: told when the skill's text falls back
+ * (markup written `&lt;` so that the user's request after it is shown): a
+ * `skill-markup-as-text` warning naming its file.
+ */
+export type ExpandSkillOptions = Pick<LoadSkillsOptions, "cwd" | "home" | "ceilingDir" | "env"> & {
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
+};
 
 /**
  * The element an expansion wraps the skill in, and the host's elements (a
@@ -48,8 +56,12 @@ export function expandSkillCommand(
   if (!read.ok) return text;
   // The skill's text is the skill's: it cannot close the element and write
   // "The user's request:" after it, nor leave a fence or comment open over it.
+  // Its markup written as text where it cannot be closed so is said (fx77c).
+  const say = options.onDiagnostic;
   const body = closeOpenBlocks(
     escapeWrapperTags(parseFrontmatter(read.text, skill.filePath).body.trim(), SKILL_ELEMENT),
+    false,
+    say && markupAsTextTold("skill-markup-as-text", skill.filePath, say),
   );
 
   // Its name and folder are names, data: on one line, opening none of the elements, and no

@@ -1,10 +1,17 @@
 import { isAbsolute, relative, sep } from "node:path";
-import { blockClosing, closeOpenBlocks, readsWithLineAbove, withLine } from "../_fence.js";
+import {
+  blockClosing,
+  closeOpenBlocks,
+  markupAsTextTold,
+  readsWithLineAbove,
+  withLine,
+} from "../_fence.js";
 import { notHomeLike, toPosix } from "../_paths.js";
 import { ELEMENT_END, repositoryNames, TOUCH_ELEMENT, xmlNameText } from "../_prompt-text.js";
 import { wellFormed } from "../_text.js";
 import type { TouchedFile } from "../gather/context/on-touch.js";
 import { withCheckBudget } from "../sections/html-reading.js";
+import type { Diagnostic } from "../types.js";
 
 /**
  * The text a host adds to a tool result (pi's extension, `sysprompt hook`,
@@ -17,9 +24,12 @@ export function formatTouched(
   files: readonly TouchedFile[],
   cwd: string,
   shown?: (text: string) => string,
+  say?: (diagnostic: Diagnostic) => void,
 ): string {
   // The files' texts checked in order, to one budget per call (rev65a F2).
-  const parts = withCheckBudget(() => files.map((f) => touchedElement(f, cwd, shown)));
+  const parts = withCheckBudget(() =>
+    files.map((f) => touchedElement(f, cwd, shown, textNamesOf(f), say)),
+  );
   // A lone surrogate (a rule named "style\ud800") would make the agent's request one its provider refuses.
   return wellFormed(`${touchedLead(files.length)}\n${parts.join("\n")}`);
 }
@@ -77,6 +87,7 @@ export function touchedElement(
   cwd: string,
   shown?: (text: string) => string,
   names: ReadonlySet<string> = textNamesOf(f),
+  say?: (diagnostic: Diagnostic) => void,
 ): string {
   // The attributes as the prompt writes a repository's names (xmlNameText with its names): no look-alike
   // tag of the host's, this element's (rev69a F3) or the prompt's own (`user_instructions`, your
@@ -87,7 +98,15 @@ export function touchedElement(
   // The text was escaped when it was loaded; a fence or comment it leaves open is closed inside the element,
   // and a blank line before the closing tag ends a list item or block quote it leaves open
   // (`src/_prompt-text.ts`, ELEMENT_END).
-  const text = shown === undefined ? closeOpenBlocks(f.content) : closedAsShown(f.content, shown);
+  // Its `<` written `&lt;` where it cannot be closed so is said, as a render says it (fx77c).
+  const text =
+    shown === undefined
+      ? closeOpenBlocks(
+          f.content,
+          false,
+          say && markupAsTextTold(`${f.kind}-markup-as-text`, f.path, say),
+        )
+      : closedAsShown(f.content, shown);
   // A text the tag line above would change starts after a blank line, read as it was closed (rev65b F4).
   const apart = readsWithLineAbove(text) ? `\n${text}` : text;
   return `<${TOUCH_ELEMENT} path="${path}"${rule}>\n${apart}${ELEMENT_END}</${TOUCH_ELEMENT}>`;

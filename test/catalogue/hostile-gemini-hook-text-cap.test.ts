@@ -97,7 +97,8 @@ describe("hostile repository: the hook's text in Gemini CLI is held to what it k
       call(cwd, "read_file", "export const x = 1;\n"),
       where,
     );
-    expect(note).toBeUndefined();
+    // Nothing cut; the one note is that your `<Button` was written `&lt;` (an element of the prompt's: fx77c).
+    expect(note).toContain("your file's tag \"<Button");
     expect(geminiContext(reply)).toContain("USER-TSX-END");
     expect(geminiContext(reply)).not.toContain("left out");
   });

@@ -25,7 +25,11 @@ export async function expandCommand(
   io: CliIo,
 ): Promise<number> {
   const { templates, skills, hints, project } = await loadResources(flags, io);
-  const viaSkill = expandSkillCommand(text, skills.skills, project);
+  const told: Diagnostic[] = [];
+  const viaSkill = expandSkillCommand(text, skills.skills, {
+    ...project,
+    onDiagnostic: (d) => told.push(d),
+  });
   const viaTemplate =
     viaSkill !== text
       ? { text: viaSkill, diagnostics: [] }
@@ -35,6 +39,7 @@ export async function expandCommand(
     ...templates.diagnostics,
     ...skills.diagnostics,
     ...hints,
+    ...told,
     ...viaTemplate.diagnostics,
   ];
   const unknownName =

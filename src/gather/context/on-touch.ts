@@ -4,7 +4,14 @@ import { realpathOrSelf } from "../../_fs.js";
 import { realpath, stat } from "../../_io.js";
 import { pace } from "../../_pace.js";
 import { ancestorsOf, childPath, expandHome, homeFolder, isWithin, toPosix } from "../../_paths.js";
-import { escapeWrapperTags, oneLine, ownTextNames, repositoryNames } from "../../_prompt-text.js";
+import {
+  escapeWrapperTags,
+  oneLine,
+  ownTagEscapedWarning,
+  ownTextEscaped,
+  ownTextNames,
+  repositoryNames,
+} from "../../_prompt-text.js";
 import { wellFormed } from "../../_text.js";
 import {
   capChain,
@@ -424,10 +431,13 @@ export async function loadContextForPathsSince(
       }
       found.push({
         path: oneLine(rule.rule.path),
-        content: escapeWrapperTags(
-          rule.rule.content,
-          rule.rule.layer === "user" ? ownWrappers : wrappers,
-        ),
+        // Yours is escaped against your layers' names, each rewrite said (rev74e F1, fx77c).
+        content:
+          rule.rule.layer === "user"
+            ? ownTextEscaped(rule.rule.content, ownWrappers, (line, tag) =>
+                diagnostics.push(ownTagEscapedWarning(oneLine(rule.rule.path), line, tag)),
+              )
+            : escapeWrapperTags(rule.rule.content, wrappers),
         kind: "rule",
         name: oneLine(rule.rule.name),
       });

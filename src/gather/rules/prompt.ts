@@ -1,4 +1,4 @@
-import { END_ESCAPED_WORDS, type OpenToYoursOptions, unreadWarning } from "../../_fence.js";
+import { markupAsTextTold, type OpenToYoursOptions, unreadWarning } from "../../_fence.js";
 import {
   elementText,
   nameText,
@@ -7,7 +7,6 @@ import {
   xmlNameText,
 } from "../../_prompt-text.js";
 import type { AlwaysRule, OnDemandRule } from "../../data.js";
-import { fallbackMessage } from "../../prompt-templates/hidden-closers.js";
 import type { Diagnostic } from "../../types.js";
 import type { StatedText } from "./dedupe.js";
 import { dedupeLoaded } from "./load.js";
@@ -57,18 +56,8 @@ export function finishRules(
                 unread: () => spent.push(unreadWarning(r.path)),
                 onOwnTagEscaped: (line, tag) => spent.push(ownTagEscapedWarning(r.path, line, tag)),
               }
-            : {
-                onFallback: (fallback) => {
-                  if (fallback === "over-budget") spent.push(overBudgetWarning(r.path));
-                },
-                onEscaped: () =>
-                  spent.push({
-                    level: "warning",
-                    code: "rule-markup-as-text",
-                    message: END_ESCAPED_WORDS,
-                    path: r.path,
-                  }),
-              },
+            : // Every fallback said, its HTML or every `<` written as text too (fx77c), once a file.
+              markupAsTextTold("rule-markup-as-text", r.path, (d) => spent.push(d)),
         ),
         path: r.path,
       })),
@@ -85,20 +74,6 @@ export function finishRules(
     onDemandRules: printed.onDemandRules,
     accounts,
     diagnostics: [...diagnostics, ...spent, ...printed.diagnostics],
-  };
-}
-
-/**
- * The warning for a rule file whose text the check of what it leaves open
- * did not read: the render's budget for it was spent on the texts before it
- * (rev65a F2: `CHECK_BUDGET_CHARS`), so every `<` in it is written `&lt;`.
- */
-function overBudgetWarning(path: string): Diagnostic {
-  return {
-    level: "warning",
-    code: "rule-markup-as-text",
-    message: fallbackMessage("over-budget"),
-    path,
   };
 }
 

@@ -122,8 +122,11 @@ export function createSyspromptExtension(
         if (paths.length === 0) return undefined;
         // pi's empty list of context files means "none at cwd", unless the user turned them off.
         const touched = await renderer.contextFor(paths, { contextFiles: !args.noContextFiles });
-        report(ctx, touchProblems(touched.diagnostics));
-        return appendTouched(event, touched.files, ctx.cwd);
+        // A file whose text is written `&lt;` where it could not be closed is said too (fx77c).
+        const told: Diagnostic[] = [];
+        const patch = appendTouched(event, touched.files, ctx.cwd, (d) => told.push(d));
+        report(ctx, touchProblems([...touched.diagnostics, ...told]));
+        return patch;
       } catch (error) {
         // Never breaks the tool call: its result stays as the tool made it.
         report(ctx, [

@@ -60,14 +60,22 @@ export function appendTouched(
   event: Pick<PiToolResultEvent, "content" | "structuredContent">,
   files: readonly TouchedFile[],
   cwd: string,
+  say?: (diagnostic: Diagnostic) => void,
 ): PiToolResultPatch | undefined {
   if (files.length === 0) return undefined;
   const closing = closingOf(event.content ?? []);
-  // A result no reading can close (more HTML than one reading takes): nothing is appended to it.
-  if (closing === undefined) return undefined;
+  // A result no reading can close (more HTML than one reading takes): nothing is appended to it, and that is said (fx77c).
+  if (closing === undefined) {
+    say?.({
+      level: "warning",
+      code: "tool-result-markup-as-text",
+      message: `the tool's result holds HTML whose end sysprompt could not read or close so that text after it is shown (an element nothing closes, such as <plaintext>, or more HTML than one reading takes): the instruction files it touched were not added to it (${files.map((f) => f.path).join(", ")})`,
+    });
+    return undefined;
+  }
   const content = [
     ...(event.content ?? []),
-    { type: "text" as const, text: closing + formatTouched(files, cwd) },
+    { type: "text" as const, text: closing + formatTouched(files, cwd, undefined, say) },
   ];
   // Content replaced without structured content drops it; the result's own is still right.
   return event.structuredContent === undefined
