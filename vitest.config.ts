@@ -10,6 +10,12 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // rev77d F3: snapshot --update and explain --simulate through the CLI, the first loads it (5 s).
+  "test/catalogue/hostile-cache-refusal-wording.test.ts",
+  // rev77d F4: six CLI exports and a render, the first loads the CLI (6 s).
+  "test/catalogue/hostile-export-out-mode.test.ts",
+  // rev77d F5: three CLI exports, the first loads the CLI (2 s).
+  "test/catalogue/hostile-export-foreign-folder.test.ts",
   // rev71d F3: nine CLI renders, the first loads the CLI (2.8 s under load).
   "test/catalogue/hostile-cli-blank-guideline-invisible.test.ts",
   // rev71d F5: six CLI runs, standing in the project (process.chdir: not in a worker thread).

@@ -77,16 +77,19 @@ export function readyCacheFolder(folder: string): string {
 /**
  * Throws unless no folder from `/` down to `folder` (each a look-up of its
  * path passes through, links followed: {@link sharedOnTheWaySync}, the PATH
- * search's and `export --out`'s walk) may be written by another user: the cache folder of yours below a team's `root:team 2775`
+ * search's and `export --out`'s walk) may be written by another user, or is
+ * owned by one (neither you nor root): the cache folder of yours below a team's `root:team 2775`
  * share was taken, and a team member renamed `me/` away and put his own
  * `export/codex/…/instructions.md` at the path codex reads as its system
  * prompt, his `env.json` and session files at theirs (review rev71d F6).
  */
 function checkWayUp(folder: string): void {
-  const shared = sharedOnTheWaySync(folder, { folder: "written" });
+  // Another user's folder on the way is refused too, whatever its mode: its owner may rename
+  // any entry in it (review rev77d F5), as the PATH search holds (rev71d F1).
+  const shared = sharedOnTheWaySync(folder, { folder: "written", owners: true });
   if (shared !== undefined) {
     throw new Error(
-      `${shared}, on the way to sysprompt's cache folder ${folder}; sysprompt writes and reads its caches and export files only below folders no one else can write in: set XDG_CACHE_HOME to a folder of yours`,
+      `${shared}, on the way to sysprompt's cache folder ${folder}; sysprompt writes and reads its caches and export files only below folders no one else can write in or owns: set XDG_CACHE_HOME to a folder of yours`,
     );
   }
 }

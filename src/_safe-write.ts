@@ -77,8 +77,9 @@ export interface SafeWriteOptions {
   /**
    * sysprompt's own file (the default export file): written 0600, and the
    * folders made on its way 0700, whatever was there. Default: a new file
-   * takes 0666 less the umask, a replaced one keeps its read and write bits
-   * ({@link keptMode}).
+   * takes 0644 less the umask, the folders made 0755 less the umask, a
+   * replaced one keeps its read bits and its owner's write bit ({@link
+   * keptMode}): no file or folder written is ever group or other writable.
    */
   private?: boolean;
 }
@@ -199,7 +200,7 @@ export async function writeFileNoFollow(
   // the system left 2,038 empty folders behind (rev64d F2).
   const madeFolders: string[] = [];
   if (options.within !== undefined) {
-    await makeFolders(target, options.within, options.private ? 0o700 : 0o777, madeFolders).catch(
+    await makeFolders(target, options.within, options.private ? 0o700 : 0o755, madeFolders).catch(
       async (error: unknown) => {
         await removeFolders(madeFolders);
         throw error;
@@ -225,7 +226,7 @@ export async function writeFileNoFollow(
     handle = await fsp.open(
       temp,
       constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
-      kept === undefined ? 0o666 : 0o600,
+      kept === undefined ? 0o644 : 0o600,
     );
     made = true;
     if (kept !== undefined) await handle.chmod(kept);
@@ -402,13 +403,18 @@ export async function removeFileNoFollow(
   }
 }
 
-/** Whether the regular file `path` holds exactly `bytes`; reads at most one byte more than that. */
+/**
+ * Whether the regular file `path` holds exactly `bytes`; reads at most one
+ * byte more than that. A file the group or others may write is never the
+ * same: it is written anew (a new file, by a rename, without those bits),
+ * as a chmod would leave it open to whoever holds it open for writing.
+ */
 async function sameBytes(path: string, bytes: Uint8Array): Promise<boolean> {
   let handle: FileHandle | undefined;
   try {
     handle = await fsp.open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     const s = await handle.stat();
-    if (!s.isFile() || s.size !== bytes.length) return false;
+    if (!s.isFile() || s.size !== bytes.length || (s.mode & SHARED_WRITE) !== 0) return false;
     const buffer = Buffer.alloc(bytes.length + 1);
     let filled = 0;
     while (filled < buffer.length) {
@@ -444,15 +450,25 @@ function foldersOnTheWay(target: string, within: string | undefined): string[] {
 }
 
 /**
+ * The group's and others' write bits: no file or folder sysprompt writes has
+ * them, whatever the umask or the old file's mode (review rev77d F4: under
+ * umask 000 `export --out` made its folders 0777 and the file 0666, and an
+ * existing 0666 file kept that mode, which any user could then write over
+ * the prompt the agent reads at each start).
+ */
+export const SHARED_WRITE = 0o022;
+
+/**
  * The mode a write over the regular file `target` gives the new one: the old
- * one's read and write bits, so a file you made private stays so (the rename
- * would give it 0666 less the umask). Never its execute, setuid or sticky
+ * one's read bits and its owner's write bit, so a file you made private stays
+ * so (the rename would give it 0644 less the umask). Never its group or
+ * other write bits ({@link SHARED_WRITE}), nor its execute, setuid or sticky
  * bits: `-o .git/hooks/pre-commit` must not leave a runnable hook. Undefined
- * when there is no regular file there (a new file: 0666 less the umask).
+ * when there is no regular file there (a new file: 0644 less the umask).
  */
 export function keptMode(target: string): number | undefined {
   const s = lstatSync(target, { throwIfNoEntry: false });
-  return s?.isFile() ? s.mode & 0o666 : undefined;
+  return s?.isFile() ? s.mode & 0o666 & ~SHARED_WRITE : undefined;
 }
 
 /**

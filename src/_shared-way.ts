@@ -31,7 +31,8 @@ export interface WayOptions {
   /**
    * Also refuse a folder owned by a user other than you or root (the PATH
    * search: such a user may `chmod` his folder and write there, as Git and
-   * sudo hold); `export --out` does not ask it.
+   * sudo hold; `export --out`'s folder, the cache folder and the files
+   * `export --hooks` names: he may rename any entry in it, review rev77d F1, F5).
    */
   owners?: boolean;
   /** The stats already asked in this check, by path: a PATH's entries share their folders. */

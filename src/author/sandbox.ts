@@ -103,6 +103,8 @@ export interface CopyHow {
    * check by link can refuse any more. Default: none (inside the folder is enough).
    */
   reach?: Reach;
+  /** What the copy is for, in a refusal's words. Default: "a sandbox for the scenarios". */
+  purpose?: string;
   /** Give every copied file and folder its original access and modification time. Default: false. */
   keepTimes?: boolean;
   /**
@@ -190,9 +192,14 @@ export async function makeSandbox(
     // The real path: on macOS the cache folder may be reached through a link.
     root = realpathSyncLinear(join(parent, name));
   } catch (error) {
+    // One piece of advice: the shared-way refusal already names the variable (review rev77d F3).
+    const message = (error as Error).message;
+    const advice = message.includes("XDG_CACHE_HOME")
+      ? ""
+      : "; set XDG_CACHE_HOME to a folder you can write";
     throw new SyspromptError(
       "bad-environment",
-      `cannot make a sandbox for the scenarios in ${parent}: ${(error as Error).message}; set XDG_CACHE_HOME to a folder you can write`,
+      `cannot make ${how.purpose ?? "a sandbox for the scenarios"} in ${parent}: ${message}${advice}`,
       { cause: error },
     );
   }

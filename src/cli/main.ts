@@ -61,6 +61,11 @@ export async function run(argv: readonly string[], given: CliIo): Promise<number
       io.stderr(refusal(error.message));
       return EXIT_USAGE;
     }
+    // The environment is at fault (a shared cache folder), not the arguments: no usage line (review rev77d F3).
+    if (error instanceof SyspromptError && error.code === "bad-environment") {
+      io.stderr(refusal(error.message));
+      return EXIT_USAGE;
+    }
     if (error instanceof FailedError) {
       io.stderr(refusal(error.message));
       return EXIT_PROBLEMS;

@@ -29,6 +29,8 @@ export interface HookSnippet {
   text: string;
   /** What the agent asks before it runs a project's hook, in words. */
   trust: string;
+  /** The file the snippet has the agent run as code: the sysprompt script, or opencode's plugin file. */
+  runs: string;
 }
 
 /** The agents `export --hooks` has a snippet for. */
@@ -387,6 +389,7 @@ export function hookSnippet(
         }),
         trust:
           "Claude Code runs the hooks of a project's .claude/settings.json only once you have accepted the folder in its trust dialog (asked at the first start there).",
+        runs: self,
       };
     case "codex":
       return {
@@ -403,6 +406,7 @@ export function hookSnippet(
         ].join("\n"),
         trust:
           'Codex runs a hook only after you review and trust it in /hooks (a changed hook is asked again), and a project\'s .codex/ hooks only in a trusted project (accept the folder when Codex asks, or set trust_level = "trusted" for it under [projects] in ~/.codex/config.toml).',
+        runs: self,
       };
     case "gemini-cli":
       return {
@@ -415,6 +419,7 @@ export function hookSnippet(
         }),
         trust:
           "With folder trust on, Gemini CLI loads a project's .gemini/settings.json (and so its hooks) only in a folder you trusted (it asks once per folder; GEMINI_CLI_TRUST_WORKSPACE=true trusts it when headless).",
+        runs: self,
       };
     case "opencode": {
       const plugin = join(dirname(installed), "..", "integrations", "opencode", "plugin.js");
@@ -423,6 +428,7 @@ export function hookSnippet(
         text: `export { SyspromptPlugin } from ${JSON.stringify(pathToFileURL(plugin).href)};\n`,
         trust:
           "opencode loads every plugin file in those folders at start, with no trust step of its own: a project's .opencode/plugins/ runs as soon as opencode starts there.",
+        runs: plugin,
       };
     }
   }

@@ -34,7 +34,7 @@ describe("hostile-export-out-shared-folder: export --out refuses a folder others
         ]);
         expect(run.code, out).toBe(2);
         expect(run.stderr, out).toContain(
-          `export: ${join(root, "shared")}: writable by other users (mode 0777); sysprompt writes its export files only in a folder no one else can write in: run chmod go-w on it, or pass --out with a path of yours`,
+          `export: ${join(root, "shared")}: writable by other users (mode 0777); sysprompt writes its export files only below folders no one else can write in or owns: run chmod go-w on it if it is yours, or pass --out with a path of yours`,
         );
         expect(existsSync(target), out).toBe(false);
       }

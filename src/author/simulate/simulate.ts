@@ -154,6 +154,7 @@ export async function simulatePrompt(
     root,
   });
   const { sandbox, problems, kept, ...left } = await makeSandbox(root, parent, new Set(), {
+    purpose: "a copy of the project for the simulation",
     skipSpecial: true,
     reach,
     // The copy has no .git: the project's exclude files and its clones' boundaries go with it,

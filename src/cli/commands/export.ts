@@ -1,6 +1,6 @@
 import { dirname, relative, resolve, sep } from "node:path";
 import { readyCacheFolder } from "../../_cache-location.js";
-import { realpath, stat } from "../../_io.js";
+import { lstat, realpath, stat } from "../../_io.js";
 import { othersMayWrite } from "../../_others-write.js";
 import { homeFolder, isWithin, resolveUserPath } from "../../_paths.js";
 import { sharedOnTheWay } from "../../_shared-way.js";
@@ -166,7 +166,13 @@ async function outTarget(
   const shared = await sharedFolderOf(out.path);
   if (shared !== undefined) {
     throw new RefusedError(
-      `export: ${shared}; sysprompt writes its export files only in a folder no one else can write in: run chmod go-w on it, or pass --out with a path of yours`,
+      `export: ${shared}; sysprompt writes its export files only below folders no one else can write in or owns: run chmod go-w on it if it is yours, or pass --out with a path of yours`,
+    );
+  }
+  const open = await openToOthers(out.path);
+  if (open !== undefined) {
+    io.stderr(
+      `sysprompt: warning: ${escapeInline(path)} could be written by other users (${open}): it is written anew, a new file without group or other write; look at what the agent read from it before\n`,
     );
   }
   return {
@@ -177,8 +183,25 @@ async function outTarget(
 }
 
 /**
+ * How others could write the regular file at `path` (`mode 0666`, `owned by
+ * uid N`), or undefined: such a user could have put his prompt there without
+ * a rename. The write replaces it with a new file that keeps no group or
+ * other write bit (`keptMode`, review rev77d F4), and this is said.
+ */
+async function openToOthers(path: string): Promise<string | undefined> {
+  const me = process.getuid?.();
+  const s = await lstat(path).catch(() => undefined);
+  if (me === undefined || s === undefined || !s.isFile()) return undefined;
+  const foreign = s.uid !== me && s.uid !== 0;
+  if (!othersMayWrite(s) && !foreign) return undefined;
+  const mode = `mode ${(s.mode & 0o7777).toString(8).padStart(4, "0")}`;
+  return foreign ? `${mode}, owned by uid ${s.uid}` : mode;
+}
+
+/**
  * The first folder, from the one that holds `path` (or the nearest one above it
- * that is there) up to `/` by real paths, that another user may write in, said
+ * that is there) up to `/` by real paths, that another user may write in or
+ * owns (he may rename any entry in his folder: review rev77d F5), said
  * as the cache folder's check says it; undefined when none. Such a user could
  * rename the export file, or a folder holding it, and put in his own, which
  * the agent reads as its system prompt at each start (rev58d F6). A sticky
@@ -193,7 +216,9 @@ async function sharedFolderOf(path: string): Promise<string | undefined> {
     folder = dirname(folder);
     real = await realpath(folder).catch(() => undefined);
   }
-  return real === undefined ? undefined : await sharedOnTheWay(real, { folder: "written" });
+  return real === undefined
+    ? undefined
+    : await sharedOnTheWay(real, { folder: "written", owners: true });
 }
 
 /** What a resolved render says about its agent: {@link PreparedPrompt}'s, or a watch's before its first render. */
@@ -377,9 +402,10 @@ export async function hookNode(
 }
 
 /**
- * Why another user could replace the binary at `path` (the PATH search's
- * rule): it, or a folder on its way, may be written by another user or is
- * owned by one; undefined when none.
+ * Why another user could replace the binary or script at `path` (the PATH
+ * search's rule): it, or a folder on its way (links followed), may be
+ * written by another user or is owned by one; undefined when none. Asked of
+ * the node `export --hooks` names and of the file it has the agent run.
  */
 async function replaceableBinary(path: string): Promise<string | undefined> {
   const me = process.getuid?.();
@@ -432,6 +458,14 @@ async function hooksCommand(flags: ExportFlags, io: CliIo): Promise<number> {
     );
   }
   const snippet = hookSnippet(agent, self, node, await realpath(self).catch(() => self));
+  // The file the agent will run, by the PATH search's rule as the node is (review rev77d F1: a
+  // sysprompt in a 0777 folder, or another user's, was named, and that user's code ran as you).
+  const shared = await replaceableBinary(snippet.runs);
+  if (shared !== undefined) {
+    throw new RefusedError(
+      `export --hooks: the hook would run ${escapeInline(snippet.runs)} as you, and another user could put his own code there (${escapeInline(shared)}); install sysprompt in folders of yours or the system's (npm install -g sysprompt) and print the hook with that one`,
+    );
+  }
   io.stderr(
     `sysprompt: for ${agent}, add this to ${snippet.where}:\nsysprompt: ${snippet.trust}\n`,
   );
