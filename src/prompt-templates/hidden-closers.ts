@@ -12,8 +12,10 @@ import { markdownAsHtml } from "../sections/markdown-html.js";
  * `text` with the closers, each on a line of its own (`withLine`), of what
  * it leaves open at its end that hides what would follow (an element with
  * `hidden`, a `<template>`, `<details>`, a hiding style, a comment, a start
- * tag not yet ended, raw text), as an HTML tree builder reads the Markdown
- * ({@link withHtmlClosed}), so that nothing after it is read inside.
+ * tag not yet ended, raw text) or that holds what would follow (any element
+ * left open, a formatting element a reader opens again: the prompt's own tags
+ * are text to CommonMark and end none of them), as an HTML tree builder reads
+ * the Markdown ({@link withHtmlClosed}), so that nothing after it is read inside.
  * `blocks` is `_fence.ts`'s ({@link BlockClosing}), given by its callers,
  * after the Markdown blocks are closed. A repository's `AGENTS.md` ending in
  * `<div hidden>` put your skills and every later section in the hidden

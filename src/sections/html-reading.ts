@@ -301,10 +301,14 @@ export class HtmlReading {
    * `countTags`: false when the text's own `<` were counted before it was read with the
    * renderer's tags put in (those are not the text's). `blocksOnce`: the blocks' end tags
    * ({@link MARKDOWN_BLOCKS}) once, after the last boundary a closer closes, not after each.
+   * `captures`: a repository text's end ({@link withHtmlClosed}), where every element left
+   * open, and every formatting element a reader would open again, is closed as well as those
+   * that hide ({@link closerOf}); the slash guard closes only what hides.
    */
   constructor(
     private readonly countTags = true,
     private readonly blocksOnce = false,
+    private readonly captures = false,
   ) {}
 
   feed(text: string): void {
@@ -332,7 +336,12 @@ export class HtmlReading {
         this.over = true;
         return undefined;
       }
-      found = closerOf(parser, this.hiding > 0, this.blocksOnce ? this : undefined);
+      found = closerOf(
+        parser,
+        this.captures || this.hiding > 0,
+        this.blocksOnce ? this : undefined,
+        this.captures,
+      );
       if (found !== "") break;
     }
     this.last = { closer: found };
@@ -430,11 +439,22 @@ type FragmentParser = ReturnType<typeof Parser.getFragmentParser<DefaultTreeAdap
 /** The raw-text tokenizer states (`<script>`, `<textarea>`, `<noscript>` …) end with the current element's end tag; `<plaintext>` (4) never ends. */
 const PLAINTEXT = 4;
 
-/** {@link HtmlReading.closer} for one reading. */
+/**
+ * {@link HtmlReading.closer} for one reading. `captures`: every element left
+ * open, not only the outermost that hides and those inside it, and every
+ * formatting element a reader would open again, not only one that hides. For
+ * a Markdown reader every element a text leaves open holds what follows it:
+ * the prompt's own tags are text to CommonMark (`</repository_instructions>`:
+ * an underscore is no tag name's), so none of them ends it, and a `<div>` a
+ * raw reader ends by a `</div>` in a code span held your skill and every
+ * later section; a `<s>` or `<font>` a paragraph's end left in the reader's
+ * list is opened again in each later paragraph (rev67b F6).
+ */
 function closerOf(
   parser: FragmentParser,
   elements: boolean,
   once: { compacted: boolean } | undefined,
+  captures = false,
 ): string | undefined {
   const tokenizer = parser.tokenizer as unknown as { state: number; returnState: number };
   const state =
@@ -447,9 +467,9 @@ function closerOf(
   }
   if (token !== "" || !elements) return token;
   const open = openElements(parser);
-  // The outermost one that hides: its end tag and those of every element inside it (rev61a F9:
-  // the innermost was taken, one hidden element closed a time).
-  const outer = open.findIndex(elementHides);
+  // The outermost one that hides (with `captures`, the outermost of all): its end tag and those
+  // of every element inside it (rev61a F9: the innermost was taken, one hidden element closed a time).
+  const outer = captures ? (open.length > 0 ? 0 : -1) : open.findIndex(elementHides);
   if (outer !== -1) {
     const closed = open.slice(outer).reverse();
     // Once: after the last boundary only (rev64e F6: after each, 38 characters a boundary made
@@ -466,8 +486,9 @@ function closerOf(
       })
       .join("");
   }
-  const again = hiddenFormatting(parser, open);
-  return again === undefined ? "" : `</${again.tagName}>`;
+  return againFormatting(parser, open, captures)
+    .map((e) => `</${e.tagName}>`)
+    .join("");
 }
 
 /** The open elements, outermost first (the fragment's root left out). */
@@ -481,26 +502,38 @@ function openElements(parser: FragmentParser): Element[] {
   return open.reverse();
 }
 
-/** A formatting element that hides, in the reader's list since its last marker, that is not `open`: a reader opens it again for the next text. */
-function hiddenFormatting(parser: FragmentParser, open: readonly Element[]): Element | undefined {
+/**
+ * The formatting elements in the reader's list since its last marker that are
+ * not `open`, newest first: a reader opens each again for the next text. Only
+ * the newest that hides, unless `every` (each one, {@link closerOf}'s `captures`).
+ */
+function againFormatting(
+  parser: FragmentParser,
+  open: readonly Element[],
+  every: boolean,
+): Element[] {
   const list = parser.activeFormattingElements as unknown as {
     newest: FormattingEntry | null;
   };
   const isOpen = new Set(open);
+  const again: Element[] = [];
   for (let entry = list.newest; entry !== null; entry = entry.older) {
     if (entry.type === 0) break;
     const element = entry.element as Element;
-    if (!isOpen.has(element) && elementHides(element)) return element;
+    if (isOpen.has(element)) continue;
+    if (every) again.push(element);
+    else if (elementHides(element)) return [element];
   }
-  return undefined;
+  return again;
 }
 
 type FormattingEntry = { type: number; element?: Element; older: FormattingEntry | null };
 
 /**
  * `text` with the closers ({@link HtmlReading.closer}), each on a line of its
- * own (`withLine`), of what it leaves open at its end that hides what would
- * follow, read as the Markdown it is ({@link markdownAsHtml}); undefined when
+ * own (`withLine`), of what it leaves open at its end that hides or holds what
+ * would follow (`captures`: every element, every formatting element a reader
+ * opens again), read as the Markdown it is ({@link markdownAsHtml}); undefined when
  * nothing can close it, it is more than a reading takes ({@link tooMuchHtml}),
  * its closers are more than {@link MAX_CLOSER_CHARS}, or a paragraph after
  * them would not be shown ({@link followingShown}, which tells `onLimit` the
@@ -514,11 +547,11 @@ export function withHtmlClosed(
   if (!text.includes("<")) return text;
   if (tooMuchHtml(text)) return undefined;
   // The blocks' end tags once where that suffices, else after each boundary (the slash guard's form).
-  const once = new HtmlReading(false, true);
+  const once = new HtmlReading(false, true, true);
   const closed = closedBy(once, text, withLine, onLimit);
   return closed !== undefined || !once.compacted
     ? closed
-    : closedBy(new HtmlReading(false), text, withLine, onLimit);
+    : closedBy(new HtmlReading(false, false, true), text, withLine, onLimit);
 }
 
 /** {@link withHtmlClosed} by `reading`, a fresh one. */
@@ -695,7 +728,9 @@ function probeFor(text: string): string {
  * reference renderer, then parse5's tree (scripts on, and off too when a
  * `<noscript>` is there), and the paragraph's text in a text node that no
  * element that hides ({@link elementHides}) holds: not in a comment, an
- * attribute, a hidden element, nor in code ({@link READ_AS_CODE}). The
+ * attribute, a hidden element, nor in code ({@link READ_AS_CODE}); after a
+ * blank line, a paragraph of its own at the top level, in no element the text
+ * left open and no formatting element opened again ({@link placedLast}). The
  * last check on a repository text's closers (rev64e: five mis-readings of
  * the Markdown let a text hide what follows).
  * False when the tree is more than a reading takes (elements past
@@ -720,7 +755,9 @@ export function followingShown(
   if (!text.includes("<")) return true;
   // Judged with this joiner already, by the render {@link withOneRender} made.
   if (served?.joiners.includes(joiner) && served.text === text) return true;
-  return probesShown(text, (probe) => `${text}${joiner}${probe}\n`, [""], onLimit);
+  // A paragraph after a blank line is held by no element the text leaves open (placed).
+  const placed = joiner === "\n\n" ? "" : undefined;
+  return probesShown(text, (probe) => `${text}${joiner}${probe}\n`, [""], onLimit, placed);
 }
 
 /**
@@ -748,7 +785,13 @@ export function withOneRender<T>(text: string, joiner: string, run: () => T): T 
   if (
     outer === undefined &&
     text.includes("<") &&
-    probesShown(text, (probe) => `${text}${joiner}${probe}A\n\n${probe}B\n`, ["A", "B"])
+    probesShown(
+      text,
+      (probe) => `${text}${joiner}${probe}A\n\n${probe}B\n`,
+      ["A", "B"],
+      undefined,
+      "B",
+    )
   )
     served = { text, joiners: [joiner, "\n\n"] };
   try {
@@ -762,13 +805,16 @@ export function withOneRender<T>(text: string, joiner: string, run: () => T): T 
  * Whether the words of `suffixes` (each after a probe word `text` does not
  * hold, {@link probeFor}) are each shown in the render of `markdown(probe)`:
  * {@link followingShown}'s render and reading, charged as it says
- * (`onLimit` too).
+ * (`onLimit` too). `placed`: the suffix of the probe written last, after a
+ * blank line, which must also be a paragraph of its own at the top level
+ * ({@link probeShownIn}).
  */
 function probesShown(
   text: string,
   markdown: (probe: string) => string,
   suffixes: readonly string[],
   onLimit?: (limit: RenderLimit) => void,
+  placed?: string,
 ): boolean {
   if (text.length > MAX_VERIFIED_CHARS) return false;
   // Charged here, unless the running check paid for this render ({@link paidCheck}).
@@ -784,9 +830,10 @@ function probesShown(
   if (rendered === undefined) return false;
   const limit = MAX_HTML_ELEMENTS + rendered.length / 4;
   const probes = suffixes.map((suffix) => probe + suffix);
+  const last = placed === undefined ? undefined : probe + placed;
   try {
-    if (!probeShownIn(rendered, probes, true, limit)) return false;
-    return !/noscript/i.test(rendered) || probeShownIn(rendered, probes, false, limit);
+    if (!probeShownIn(rendered, probes, true, limit, last)) return false;
+    return !/noscript/i.test(rendered) || probeShownIn(rendered, probes, false, limit, last);
   } catch (error) {
     if (error !== TOO_MUCH) throw error;
     return false;
@@ -1257,18 +1304,26 @@ function cappedFragmentParser(
   });
 }
 
-/** {@link followingShown} for one reading of `rendered`: each probe in a text node no element that hides, or holds code ({@link READ_AS_CODE}), holds (the first that holds it). */
+/**
+ * {@link followingShown} for one reading of `rendered`: each probe in a text
+ * node no element that hides, or holds code ({@link READ_AS_CODE}), holds
+ * (the first that holds it); `placed`, the probe written last after a blank
+ * line, directly in the renderer's `<p>`, the fragment's last element, with
+ * nothing the text left open around it ({@link placedLast}).
+ */
 function probeShownIn(
   rendered: string,
   probes: readonly string[],
   scriptingEnabled: boolean,
   limit: number,
+  placed?: string,
 ): boolean {
   const left = new Set(probes);
   const parser = cappedFragmentParser(limit, scriptingEnabled);
   parser.tokenizer.write(rendered, true);
+  const root = parser.getFragment();
   const stack: { node: ChildNode | ParentNode; hidden: boolean }[] = [
-    { node: parser.getFragment(), hidden: false },
+    { node: root, hidden: false },
   ];
   while (stack.length > 0) {
     const { node, hidden } = stack.pop() as { node: ChildNode | ParentNode; hidden: boolean };
@@ -1277,6 +1332,7 @@ function probeShownIn(
       for (const probe of left)
         if ((node as TextNode).value.includes(probe)) {
           if (hidden) return false;
+          if (probe === placed && !placedLast(node as TextNode, root)) return false;
           left.delete(probe);
           if (left.size === 0) return true;
         }
@@ -1295,6 +1351,24 @@ function probeShownIn(
       stack.push({ node: children[i] as ChildNode, hidden: hides });
   }
   // In no text node: a comment, an attribute, a tag never ended.
+  return false;
+}
+
+/**
+ * Whether text node `node` stands directly in a `<p>` that is `root`'s last
+ * element: a paragraph written after a blank line, held by no element a
+ * text before it left open (a `<div>`, a `<span>` on a line of its own: the
+ * prompt's own tags are text to CommonMark, and end none of them), in no
+ * formatting element a reader opened again for it (`<s>`, `<font>`: rev67b
+ * F6), and not put before a table left open (foster parenting).
+ */
+function placedLast(node: TextNode, root: ParentNode): boolean {
+  const paragraph = node.parentNode as Element | null;
+  if (paragraph?.tagName !== "p" || paragraph.parentNode !== root) return false;
+  for (let i = root.childNodes.length - 1; i >= 0; i--) {
+    const child = root.childNodes[i] as ChildNode;
+    if ("tagName" in child) return child === paragraph;
+  }
   return false;
 }
 

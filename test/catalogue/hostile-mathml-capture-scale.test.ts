@@ -88,7 +88,7 @@ describe("hostile repository: MathML hides, and a text captures the prompt after
     }
   });
 
-  it("F2: an untrusted AGENTS.md leaving open what an end tag cannot reach past: written as text, with the warning", async () => {
+  it("F2: an untrusted AGENTS.md leaving open what an end tag cannot reach past: closed, or written as text with the warning", async () => {
     for (const end of [
       "<table><caption>",
       "<table><tr><td>",
@@ -97,14 +97,23 @@ describe("hostile repository: MathML hides, and a text captures the prompt after
       "<math><mi>",
       "<div>",
     ]) {
+      // Markup both readings see: since fx77b the closers close it for a Markdown reader too
+      // (every element a text leaves open), and their end tags close it for a raw reader.
       const result = await render(
         { "project/AGENTS.md": `# Project\n\nBuild with make. ${end}\n` },
         false,
       );
       for (const marker of MARKERS) outside(result.text, marker);
-      expect(result.text, end).toContain(`Build with make. &lt;${end.slice(1, 4)}`);
+      expect(result.text, end).toContain(`Build with make. ${end}\n<!----></`);
+      // In a code span, only a raw reader opens it: written as text, with the warning.
+      const spanned = await render(
+        { "project/AGENTS.md": `# Project\n\nBuild with make. \`${end}\`\n` },
+        false,
+      );
+      for (const marker of MARKERS) outside(spanned.text, marker);
+      expect(spanned.text, end).toContain(`Build with make. \`&lt;${end.slice(1, 4)}`);
       expect(
-        result.diagnostics.some((d) => d.code === "context-markup-as-text"),
+        spanned.diagnostics.some((d) => d.code === "context-markup-as-text"),
         end,
       ).toBe(true);
     }

@@ -51,9 +51,10 @@ describe("hostile repository: a project's `<` before {{> base}} opens no element
       "<usec_note>Keep answers short.</usec_note>\n",
       "Team intro <b>{{> base}}PROJ line.\n",
     );
-    // The project's first paragraph holds a `<`: after a blank line of its own (rev65b F4).
+    // The project's first paragraph holds a `<`: after a blank line of its own (rev65b F4). Its
+    // `<b>`, left open, is closed (a reader would open it again in every later paragraph: fx77b).
     expect(text).toContain(
-      "<usec>\n\nTeam intro <b><usec_note>Keep answers short.</usec_note>\nPROJ line.\n</usec>",
+      "<usec>\n\nTeam intro <b><usec_note>Keep answers short.</usec_note>\nPROJ line.\n<!----></b>\n</usec>",
     );
   });
 });
