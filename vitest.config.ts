@@ -284,6 +284,12 @@ const SLOW = [
   "test/catalogue/hostile-tag-name-unicode.test.ts",
   // The ignore shortcut against one flat rule list for every path of a sweep (1.3 s).
   "test/misc/gitignore-shortcut.test.ts",
+  // git status over its read cap (0.6 s of the file's 0.7 s); linear-time cases on 30,000
+  // placeholders, one enormous word, and hook input of millions of keys (0.5-0.8 s of 1 s each).
+  "test/gather/git-status-cap.test.ts",
+  "test/catalogue/hostile-template-args-definition.test.ts",
+  "test/catalogue/hostile-token-count-run.test.ts",
+  "test/catalogue/hostile-hook-json-keys.test.ts",
 ];
 
 /**
