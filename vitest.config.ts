@@ -249,6 +249,57 @@ const SLOW = [
   // fresh-clone rehearsal of 8e3ec1d (00:13 UTC on 2026-12-05, three reviewers running) took
   // 89.5 s of vitest for the unit tiers, after today's fixes added some 40 fast files.
   "test/sections/blocks.test.ts",
+  // fx77e (issue 27, `npm test` in 90 s; the CI rehearsal's fast tier took 99.5 s, 610 files):
+  // files whose time is one scale, stress or deadline case (or a server or CLI process), moved
+  // whole, each still run by .ci/run's slow tier. Seconds are of the file alone, from vitest's
+  // JSON report of `npm test` at 19:56 UTC on 2026-12-06 (load 1-8); "own graph" files are
+  // unit-isolated ones, which also each re-import the module graph (about a second of CPU).
+  // A copy far over the copy's cap, listed no further (3.3 s, own graph).
+  "test/catalogue/hostile-snapshot-listing.test.ts",
+  // A walk that misses its deadline stops reading folders (2.6 s, own graph).
+  "test/gather/tree-walk-bounds.test.ts",
+  // 200 slow glob rules tested until the deadline (2.0 s, own graph).
+  "test/catalogue/hostile-touch-rule-globs-deadline.test.ts",
+  // watch's walk of a folder of very many entries, and one stopped at its deadline (2.0 s, own graph).
+  "test/catalogue/hostile-watch-walk.test.ts",
+  // A folder far over the sandbox copy's cap (1.8 s, own graph).
+  "test/catalogue/hostile-sandbox-listing.test.ts",
+  // Gathering steps that never resolve, waited out to the deadline (1.5 s, own graph).
+  "test/gather/deadline-hung-step.test.ts",
+  // Skills and prompts folders of very many entries, listed to their caps (1.3 s each, own graph).
+  "test/catalogue/hostile-skills-folder-entries.test.ts",
+  "test/catalogue/hostile-prompts-folder-listing.test.ts",
+  // A contextFor slowed in both phases; a cwd hundreds of folders deep (0.8-0.9 s, own graph).
+  "test/catalogue/hostile-touch-shared-deadline.test.ts",
+  "test/catalogue/hostile-deep-cwd-deadline.test.ts",
+  // Skills roots of many entries under ignore patterns, many links, many undecodable names
+  // (0.6-0.7 s each, own graph).
+  "test/catalogue/hostile-skills-ignore-verdicts.test.ts",
+  "test/catalogue/hostile-skills-link-fan.test.ts",
+  "test/catalogue/hostile-undecodable-names.test.ts",
+  // serve started and its renders recorded, as test/cli/serve.test.ts above (2.5 s, own graph).
+  "test/cli/serve-origins.test.ts",
+  // Ignore files of long wildcard patterns up to the walk's weight (1.9 s, timed).
+  "test/catalogue/hostile-ignore-pattern-weight.test.ts",
+  // Two runs of the built CLI, one with its reader gone (1.9 s, timed).
+  "test/cli/exit-after-output.test.ts",
+  // More folders on a hook call's paths than one call searches (1.3 s).
+  "test/catalogue/hostile-hook-cut-pass.test.ts",
+  // The whole prompt's cap: sections past it, sections that render megabytes (1.1-2.4 s each).
+  "test/catalogue/hostile-prompt-total.test.ts",
+  "test/catalogue/hostile-prompt-total-work.test.ts",
+  // A megabyte of look-alike tag letters scanned in one pass (1.3-1.8 s of each file's 1.4-1.9 s;
+  // the rev51 and rev52 look-alike files stay in the unit tier).
+  "test/catalogue/hostile-tag-lookalikes.test.ts",
+  "test/catalogue/hostile-tag-name-unicode.test.ts",
+  // The ignore shortcut against one flat rule list for every path of a sweep (1.3 s).
+  "test/misc/gitignore-shortcut.test.ts",
+  // git status over its read cap (0.6 s of the file's 0.7 s); linear-time cases on 30,000
+  // placeholders, one enormous word, and hook input of millions of keys (0.5-0.8 s of 1 s each).
+  "test/gather/git-status-cap.test.ts",
+  "test/catalogue/hostile-template-args-definition.test.ts",
+  "test/catalogue/hostile-token-count-run.test.ts",
+  "test/catalogue/hostile-hook-json-keys.test.ts",
 ];
 
 /**
