@@ -1,4 +1,4 @@
-import { Buffer } from "node:buffer";
+import { Buffer, isUtf8 } from "node:buffer";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
 import { ignoreBytes } from "../_gitignore.js";
@@ -176,7 +176,11 @@ export function compileHgIgnore(bytes: string): HgIgnore {
   for (const raw of bytes.split("\n")) {
     if (total > MAX_HGIGNORE_PROGRAM) break;
     lineNo++;
-    const line = withoutTrailingBlanks(stripComment(raw));
+    const commentless = stripComment(raw);
+    const line = withoutTrailingBlanks(commentless);
+    // Where hg-core may read the line otherwise than Python, a cut: Python's reading is kept.
+    const differs = readingsDiffer(raw, commentless);
+    if (differs !== undefined) cut ??= `.hgignore line ${lineNo}: ${differs}`;
     if (line === "") continue;
     if (line.startsWith("syntax:")) {
       // Python's `bytes.strip()`: ASCII blanks only (`glob\xa0` is no syntax to Mercurial).
@@ -184,7 +188,13 @@ export function compileHgIgnore(bytes: string): HgIgnore {
       const found = SYNTAXES.find(([s]) => s === name);
       // An unknown name is passed over with a warning by Mercurial, its syntax kept.
       if (found) syntax = found[1];
-      rustSyntax = RUST_SYNTAXES.find(([s]) => s === name)?.[1] ?? rustSyntax;
+      // hg-core's trims (`is_ascii_whitespace`) keep \v: `syntax: glob\v` is no name to it, and
+      // the regexp in force stays (rev77a F2; a cut above too, as an older hg-core trims otherwise).
+      const rustName = asciiStrip(
+        withoutTrailingBlanks(commentless, HG_CORE_BLANKS).slice(7),
+        HG_CORE_BLANKS,
+      );
+      rustSyntax = RUST_SYNTAXES.find(([s]) => s === rustName)?.[1] ?? rustSyntax;
       continue;
     }
     let kind = syntax;
@@ -198,7 +208,9 @@ export function compileHgIgnore(bytes: string): HgIgnore {
         break;
       }
     }
-    const sources: string[] = [];
+    // Each source, and what of it hg-core compiles with the regex crate: a regular expression
+    // whole, a glob's classes (its `*`, `?` and names hg-core writes as bytes of its own).
+    const sources: [string, true | "classes"][] = [];
     if (kind === "include" || kind === "subinclude") {
       if (!named) {
         cut ??= `.hgignore line ${lineNo}: under syntax: ${kind}, not read`;
@@ -217,22 +229,27 @@ export function compileHgIgnore(bytes: string): HgIgnore {
         cut ??= `.hgignore line ${lineNo}: a pattern that leaves the working copy (Mercurial stops at it)`;
         continue;
       }
-      sources.push(canonical === "." ? "" : globRegex(canonical) + GLOB_SUFFIX);
+      sources.push([canonical === "." ? "" : globRegex(canonical) + GLOB_SUFFIX, "classes"]);
       kind = syntax;
       pattern = line;
     }
     // Under `syntax: include` the rooted glob above is all.
-    if (kind !== "include" && kind !== "subinclude") sources.push(sourceOf(kind, pattern));
+    if (kind !== "include" && kind !== "subinclude") {
+      sources.push([sourceOf(kind, pattern), kind === "relre:" || "classes"]);
+    }
     // hg-core's reading, where it differs (a `path:` line, a `syntax: relpath`): its include is
     // Python's too (a cut above).
     const rust = RUST_SYNTAXES.find(([s]) => line.startsWith(`${s}:`));
     const rustKind = rust?.[1] ?? rustSyntax;
     if (rustKind !== kind && !rustKind.includes("include")) {
-      sources.push(sourceOf(rustKind, rust ? line.slice(rust[0].length + 1) : line));
+      sources.push([
+        sourceOf(rustKind, rust ? line.slice(rust[0].length + 1) : line),
+        rustKind === "relre:" || "classes",
+      ]);
     }
     try {
-      for (const source of sources) {
-        const tree = parseRegex(source);
+      for (const [source, regexCrate] of sources) {
+        const tree = parseRegex(source, { regexCrate });
         total += regexSize(tree);
         if (total > MAX_HGIGNORE_PROGRAM) {
           cut ??= `.hgignore line ${lineNo}: its patterns together are past what this reader takes`;
@@ -269,6 +286,41 @@ export function compileHgIgnore(bytes: string): HgIgnore {
     cut,
   };
   return rules;
+}
+
+/** Blanks some reader trims from a line's end: Python's `rstrip()` (ASCII: space, \t to \r), hg-core's `is_ascii_whitespace` (not \v), an older hg-core's `char::is_whitespace` on each byte (also 0x85, 0xA0). */
+const ANY_BLANK = " \t\n\r\v\f\x85\xa0";
+
+/**
+ * Why hg-core may read `raw` (a line, latin1) otherwise than Python's
+ * Mercurial does, or undefined: a byte that is not UTF-8 (hg-core finds
+ * comments with a Unicode expression, which matches no such byte, so a `#`
+ * after one starts none and `#.*` stops at one; the newest refuses such a
+ * regular expression, an older one read it), or, ending the line without
+ * its comment or after `syntax:`, a blank the readers' trims treat apart
+ * (\v, 0x85, 0xA0: `syntax: glob\v` is glob to Python, an unknown name to
+ * hg-core, which keeps regexp in force).
+ */
+function readingsDiffer(raw: string, commentless: string): string | undefined {
+  if (/[\x80-\xff]/.test(raw) && !isUtf8(Buffer.from(raw, "latin1"))) {
+    return "a byte that is not UTF-8 (hg-core finds its comment otherwise)";
+  }
+  const apart = (c: string) => c === "\v" || c === "\x85" || c === "\xa0";
+  for (
+    let end = commentless.length;
+    end > 0 && ANY_BLANK.includes(commentless.charAt(end - 1));
+    end--
+  ) {
+    if (apart(commentless.charAt(end - 1)))
+      return "a blank at its end that Mercurial's readers trim apart";
+  }
+  if (commentless.startsWith("syntax:")) {
+    for (let at = 7; at < commentless.length && ANY_BLANK.includes(commentless.charAt(at)); at++) {
+      if (apart(commentless.charAt(at)))
+        return "a blank before its syntax that Mercurial's readers trim apart";
+    }
+  }
+  return undefined;
 }
 
 /** `line` without its comment: from the first `#` after an even run of backslashes; `\#` is `#`. */
@@ -370,16 +422,20 @@ export function normpath(path: string): string {
   return out === "" ? "." : out;
 }
 
-/** `text` without its leading and trailing ASCII blanks (Python's `bytes.strip()`). */
-function asciiStrip(text: string): string {
+/** The blanks Python's `bytes.strip()` and `rstrip()` take, and those hg-core's `is_ascii_whitespace` takes (not \v). */
+const PYTHON_BLANKS = " \t\n\r\v\f";
+const HG_CORE_BLANKS = " \t\n\r\f";
+
+/** `text` without its leading and trailing `blanks` (Python's `bytes.strip()`). */
+function asciiStrip(text: string, blanks = PYTHON_BLANKS): string {
   let start = 0;
-  while (start < text.length && " \t\n\r\v\f".includes(text.charAt(start))) start++;
-  return withoutTrailingBlanks(text.slice(start));
+  while (start < text.length && blanks.includes(text.charAt(start))) start++;
+  return withoutTrailingBlanks(text.slice(start), blanks);
 }
 
 /** `text` without its trailing ASCII blanks (as Python's `rstrip()`), by hand: a `[ \t…]+$` regex is quadratic on a long run of blanks followed by something else. */
-function withoutTrailingBlanks(text: string): string {
+function withoutTrailingBlanks(text: string, blanks = PYTHON_BLANKS): string {
   let end = text.length;
-  while (end > 0 && " \t\n\r\v\f".includes(text.charAt(end - 1))) end--;
+  while (end > 0 && blanks.includes(text.charAt(end - 1))) end--;
   return text.slice(0, end);
 }

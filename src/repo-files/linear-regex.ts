@@ -33,7 +33,7 @@ export class Unreadable extends Error {}
 type Set256 = Uint8Array;
 type Node =
   | { t: "set"; set: Set256 }
-  | { t: "cat"; items: Node[] }
+  | { t: "cat"; items: Node[]; wide?: true }
   | { t: "alt"; items: Node[] }
   | { t: "rep"; node: Node; min: number; max: number }
   | { t: "bol" }
@@ -53,6 +53,25 @@ function byteSet(code: number): Set256 {
   return set;
 }
 const ANY_BUT_NEWLINE = setOf((c) => c !== 10);
+const PAST_ASCII = setOf((c) => c >= 0x80);
+
+/**
+ * A set the regex crate, in its Unicode mode (the newest hg-core), matches as
+ * one character, 1 to 4 bytes (`.`, `\w`, a negated class), read as both
+ * readings together: a byte of `set` or past ASCII, then any bytes past
+ * ASCII. Its ASCII members are Python's.
+ */
+function wideSet(set: Set256): Node {
+  const first = set.slice();
+  for (let c = 0x80; c < 0x100; c++) first[c] = 1;
+  const rest: Node = {
+    t: "rep",
+    node: { t: "set", set: PAST_ASCII },
+    min: 0,
+    max: Number.POSITIVE_INFINITY,
+  };
+  return { t: "cat", items: [{ t: "set", set: first }, rest], wide: true };
+}
 
 function setOf(pred: (c: number) => boolean): Set256 {
   const s = new Uint8Array(256);
@@ -73,9 +92,32 @@ const CLASS_ESCAPES: Record<string, (c: number) => boolean> = {
 };
 const CHAR_ESCAPES: Record<string, number> = { n: 10, t: 9, r: 13, f: 12, v: 11, a: 7 };
 const isAlnum = (ch: string) => /^[A-Za-z0-9]$/.test(ch);
+/** In a class's source, what the regex crate reads otherwise: its set operations, a byte past ASCII. */
+const CRATE_CLASS = /&&|--|~~|[\x80-\xff]/;
+
+/** How {@link parseRegex} reads. */
+export interface ParseOptions {
+  /**
+   * The expression is also compiled by Rust's `regex` crate (hg-core, the
+   * Rust status of Mercurial, reads a `.hgignore` regular expression so): what
+   * that crate reads otherwise than Python's `re` is {@link Unreadable}, never
+   * read one way: a `[` in a class (a nested class there), the set operations
+   * `&&`, `--`, `~~` in a class, `\<` and `\>` (word boundaries there), and
+   * a byte past ASCII in a class, after `\`, as `\x80` to `\xff`, or before a
+   * repeat (hg-core reads a character, Python a byte). And what the crate
+   * matches as one character where Python matches one byte (`.`, `\w \s \d`
+   * and their negations, a negated class) matches either ({@link wideSet}):
+   * the two differ on names past ASCII alone. `"classes"`: a glob's regular
+   * expression, where hg-core hands the crate only the classes (a `[` in one
+   * is an error to the crate, which sends Mercurial back to Python's reading).
+   */
+  regexCrate?: boolean | "classes";
+}
 
 /** Parses `src` (Python `re` syntax, a bytes pattern as latin1) into a tree; throws {@link Unreadable}. */
-export function parseRegex(src: string): Node {
+export function parseRegex(src: string, options: ParseOptions = {}): Node {
+  const crate = options.regexCrate === true;
+  const crateClasses = crate || options.regexCrate === "classes";
   let i = 0;
   let size = 0;
   let depth = 0;
@@ -97,16 +139,25 @@ export function parseRegex(src: string): Node {
       const hex = src.slice(i, i + 2);
       if (!/^[0-9A-Fa-f]{2}$/.test(hex)) throw new Unreadable("a bad \\x escape");
       i += 2;
-      return Number.parseInt(hex, 16);
+      const code = Number.parseInt(hex, 16);
+      if (crate && code >= 0x80) throw new Unreadable(`\\x${hex}, a character to the regex crate`);
+      return code;
     }
     if (!inClass && (ch === "A" || ch === "Z")) throw new Unreadable("anchor");
+    if (crate && (ch === "<" || ch === ">")) {
+      throw new Unreadable(`\\${ch}, a word boundary to the regex crate`);
+    }
+    if (crate && ch.charCodeAt(0) >= 0x80) throw new Unreadable("a byte past ASCII after \\");
     if (isAlnum(ch)) throw new Unreadable(`\\${ch}`);
     return ch.charCodeAt(0) & 0xff;
   };
 
+  /** Whether the class {@link parseClass} read last is one the crate matches by character. */
+  let classWide = false;
   const parseClass = (): Set256 => {
     // After `[`.
     const set = new Uint8Array(256);
+    const start = i;
     let negate = false;
     if (peek() === "^") {
       negate = true;
@@ -124,7 +175,7 @@ export function parseRegex(src: string): Node {
       i++;
       let lo: Set256 | number;
       if (ch === "\\") lo = escaped(true);
-      else if (ch === "[" && /^[:=.]/.test(peek())) throw new Unreadable("a nested set");
+      else if (ch === "[" && (crate || /^[:=.]/.test(peek()))) throw new Unreadable("a nested set");
       else lo = ch.charCodeAt(0) & 0xff;
       if (peek() === "-" && src.charAt(i + 1) !== "]" && src.charAt(i + 1) !== "") {
         i++;
@@ -140,8 +191,19 @@ export function parseRegex(src: string): Node {
         for (let c = 0; c < 256; c++) if (lo[c]) set[c] = 1;
       }
     }
+    if (crateClasses && CRATE_CLASS.test(src.slice(start, i))) {
+      throw new Unreadable("a class the regex crate reads otherwise");
+    }
+    classWide = negate || /\\[dDwWsS]/.test(src.slice(start, i));
     if (negate) for (let c = 0; c < 256; c++) set[c] = set[c] ? 0 : 1;
     return set;
+  };
+
+  /** {@link wideSet}, its size grown past the one instruction counted. */
+  const wide = (set: Set256): Node => {
+    const node = wideSet(set);
+    grow(regexSize(node) - 1);
+    return node;
   };
 
   const parseAtom = (): Node => {
@@ -164,12 +226,14 @@ export function parseRegex(src: string): Node {
         depth--;
         return inner;
       }
-      case "[":
+      case "[": {
         grow(1);
-        return { t: "set", set: parseClass() };
+        const set = parseClass();
+        return crateClasses && classWide ? wide(set) : { t: "set", set };
+      }
       case ".":
         grow(1);
-        return { t: "set", set: ANY_BUT_NEWLINE };
+        return crate ? wide(ANY_BUT_NEWLINE) : { t: "set", set: ANY_BUT_NEWLINE };
       case "^":
         grow(1);
         return { t: "bol" };
@@ -185,7 +249,8 @@ export function parseRegex(src: string): Node {
         }
         const e = escaped(false);
         grow(1);
-        return { t: "set", set: typeof e === "number" ? byteSet(e) : e };
+        if (typeof e === "number") return { t: "set", set: byteSet(e) };
+        return crate ? wide(e) : { t: "set", set: e };
       }
       case "*":
       case "+":
@@ -193,7 +258,11 @@ export function parseRegex(src: string): Node {
         throw new Unreadable("nothing to repeat");
       default: {
         grow(1);
-        return { t: "set", set: byteSet(ch.charCodeAt(0) & 0xff) };
+        const code = ch.charCodeAt(0) & 0xff;
+        if (crate && code >= 0x80 && "*+?{".includes(peek())) {
+          throw new Unreadable("a byte past ASCII repeated (a character to the regex crate)");
+        }
+        return { t: "set", set: byteSet(code) };
       }
     }
   };
@@ -233,6 +302,11 @@ export function parseRegex(src: string): Node {
       // A lazy form matches the texts the greedy one does; a possessive one (`a*+`) may not.
       if (peek() === "?") i++;
       else if (peek() === "+") throw new Unreadable("a possessive repeat");
+      // Unbounded, a wide set's trailing bytes past ASCII add nothing: its first set alone.
+      if (node.t === "cat" && node.wide && !Number.isFinite(q.max)) {
+        size -= regexSize(node) - 1;
+        node = node.items[0] as Node;
+      }
       const body = regexSize(node);
       grow((body + 2) * Math.max(1, Number.isFinite(q.max) ? q.max : q.min + 1) - body);
       node = { t: "rep", node, ...q };
