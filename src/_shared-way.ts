@@ -34,6 +34,12 @@ export interface WayOptions {
    * sudo hold); `export --out` does not ask it.
    */
   owners?: boolean;
+  /**
+   * Also refuse the entry the path names (past its links) when a user other
+   * than you or root owns it: he may write it whatever its mode (a file you
+   * name as your own text: review rev77d F2).
+   */
+  entry?: boolean;
   /** The stats already asked in this check, by path: a PATH's entries share their folders. */
   seen?: Map<string, Stats | undefined>;
 }
@@ -185,6 +191,10 @@ function* way(
     }
   }
   if (judging === "process") return processFolder(at);
+  if (options.entry) {
+    const s = yield* look(at);
+    if (s !== undefined && !ours(s.uid)) return `${at}: owned by another user (uid ${s.uid})`;
+  }
   if (options.folder === undefined) return undefined;
   const verdict = yield* judge(at);
   return verdict?.sticky && options.folder === "written" ? undefined : verdict?.said;

@@ -39,6 +39,8 @@ export {
   ownAgentDir,
   ownFolderInProject,
   ownFolderInProjectDiagnostic,
+  sharedAgentDir,
+  sharedAgentDirDiagnostic,
 } from "./own-folders.js";
 export { type PlantedCheck, plantedCheck } from "./planted.js";
 export {
