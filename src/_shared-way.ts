@@ -40,6 +40,12 @@ export interface WayOptions {
    * name as your own text: review rev77d F2).
    */
   entry?: boolean;
+  /**
+   * A user who counts as you besides root: run as root under `sudo`, the user
+   * who ran it (`$SUDO_UID`), whose own agent dir and files are his (review
+   * rev77d F2). The PATH search does not ask it.
+   */
+  alsoYou?: number | undefined;
   /** The stats already asked in this check, by path: a PATH's entries share their folders. */
   seen?: Map<string, Stats | undefined>;
 }
@@ -140,7 +146,7 @@ function* way(
     seen.set(at, s);
     return s;
   }
-  const ours = (uid: number) => uid === me || uid === 0;
+  const ours = (uid: number) => uid === me || uid === 0 || uid === options.alsoYou;
   /** Why `folder` (a real folder) is shared; `sticky` when it is only for an entry of another user's. */
   function* judge(
     folder: string,

@@ -13,7 +13,13 @@ import {
 import { expandHome, homeFolder, isWithin, resolveUserPath } from "../_paths.js";
 import { sharedOnTheWay } from "../_shared-way.js";
 import { realWorkingFolder } from "../gather/roots.js";
-import { isRepositoryRoot, projectReach, type Reach, readRepoText } from "../repo-files/index.js";
+import {
+  isRepositoryRoot,
+  projectReach,
+  type Reach,
+  readRepoText,
+  sudoUser,
+} from "../repo-files/index.js";
 import { SyspromptError } from "../types.js";
 
 /**
@@ -92,7 +98,9 @@ export async function readTextOrPath(
   // one below a folder he owns or may write (the PATH search's walk; review rev77d F2: another
   // user's /tmp/f2n/notes.md was appended as your text).
   const shared =
-    doored === undefined ? await sharedOnTheWay(path, { owners: true, entry: true }) : undefined;
+    doored === undefined
+      ? await sharedOnTheWay(path, { owners: true, entry: true, alsoYou: sudoUser() })
+      : undefined;
   if (shared !== undefined) {
     throw new SyspromptError(
       "bad-argument",

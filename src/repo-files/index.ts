@@ -42,6 +42,7 @@ export {
   sharedAgentDir,
   sharedAgentDirDiagnostic,
 } from "./own-folders.js";
+export { sudoUser } from "./owner.js";
 export { type PlantedCheck, plantedCheck } from "./planted.js";
 export {
   enclosingRepositories,

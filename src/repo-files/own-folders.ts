@@ -9,6 +9,7 @@ import {
   UNREAD_AGENT_DIR,
 } from "../gather/environment/index.js";
 import type { Diagnostic } from "../types.js";
+import { sudoUser } from "./owner.js";
 import { findProjectRoot, insideRepository } from "./project-root.js";
 
 /** Where a run reads from: its working folder, the home folder, and whether the project is trusted. */
@@ -40,12 +41,14 @@ export async function ownFolderInProject(folder: string, where: OwnFolderWhere):
  * way from `/` (by the path as written and every link met), is his, or is a
  * folder other users may write to (in a sticky one, `/tmp`, only an entry of
  * another user's): the one walk of the PATH search (`sharedOnTheWay` with
- * `owners`). Review rev77d F2: `--agent-dir` below a 0777 share, and a
+ * `owners`; under `sudo`, the user who ran it counts as you, as for a
+ * repository's marker). Review rev77d F2: `--agent-dir` below a 0777 share, and a
  * `$SYSPROMPT_AGENT_DIR` another user made in `/tmp`, were read as yours. A
  * missing agent dir costs the walk to its first missing folder.
  */
 export async function sharedAgentDir(agentDir: string): Promise<string | undefined> {
-  return sharedOnTheWay(resolve(agentDir), { owners: true, folder: "written" });
+  const alsoYou = sudoUser();
+  return sharedOnTheWay(resolve(agentDir), { owners: true, folder: "written", alsoYou });
 }
 
 /** The warning at an agent dir left unread because another user could fill it ({@link sharedAgentDir}'s `why`). */

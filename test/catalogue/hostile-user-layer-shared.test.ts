@@ -99,6 +99,33 @@ describe.runIf(IS_ROOT && process.platform === "linux")(
       expect(shared(result.diagnostics)).toEqual([]);
     });
 
+    it("sudo-user-agent-dir: under sudo, the agent dir and notes of the user who ran it are his own, still read", async () => {
+      const { root, proj, home } = world();
+      const tmp = sharedFolder(root, "tmp", 0o1777);
+      const dir = join(tmp, "agent-of-sudo-user");
+      agentDir(dir, true);
+      put(join(tmp, "notes/notes.md"), `NOTES-${MARK}\n`);
+      giveAway(join(tmp, "notes"));
+      const before = process.env.SUDO_UID;
+      process.env.SUDO_UID = String(NOBODY);
+      try {
+        const result = await renderSystemPrompt(
+          pinned(root, {
+            cwd: proj,
+            agentDir: dir,
+            home,
+            appendSystemPrompt: join(tmp, "notes/notes.md"),
+          }),
+        );
+        expect(result.text).toContain(`AGENTS-${MARK}`);
+        expect(result.text).toContain(`NOTES-${MARK}`);
+        expect(shared(result.diagnostics)).toEqual([]);
+      } finally {
+        if (before === undefined) delete process.env.SUDO_UID;
+        else process.env.SUDO_UID = before;
+      }
+    });
+
     for (const flag of ["appendSystemPrompt", "systemPrompt"] as const) {
       it(`${flag}-file-of-another-user: refused as a bad argument naming the path and the owner`, async () => {
         const { root, proj, home } = world();
