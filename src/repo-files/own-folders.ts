@@ -1,7 +1,7 @@
 import { dirname, resolve, sep } from "node:path";
 import { realpath } from "../_io.js";
 import { toPosix } from "../_paths.js";
-import { sharedOnTheWay } from "../_shared-way.js";
+import { sharedOnTheWaySync } from "../_shared-way.js";
 import {
   agentDirInProject,
   projectOwns,
@@ -47,8 +47,10 @@ export async function ownFolderInProject(folder: string, where: OwnFolderWhere):
  * missing agent dir costs the walk to its first missing folder.
  */
 export async function sharedAgentDir(agentDir: string): Promise<string | undefined> {
+  // Looked up on this thread, not through `_io.ts`: a few lstat calls, and a prompt session's
+  // steps are not made to read again by the folders from `/` down, which say nothing of their files.
   const alsoYou = sudoUser();
-  return sharedOnTheWay(resolve(agentDir), { owners: true, folder: "written", alsoYou });
+  return sharedOnTheWaySync(resolve(agentDir), { owners: true, folder: "written", alsoYou });
 }
 
 /** The warning at an agent dir left unread because another user could fill it ({@link sharedAgentDir}'s `why`). */
