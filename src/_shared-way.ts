@@ -35,6 +35,18 @@ export interface WayOptions {
    * `export --hooks` names: he may rename any entry in it, review rev77d F1, F5).
    */
   owners?: boolean;
+  /**
+   * Also refuse the entry the path names (past its links) when a user other
+   * than you or root owns it: he may write it whatever its mode (a file you
+   * name as your own text: review rev77d F2).
+   */
+  entry?: boolean;
+  /**
+   * A user who counts as you besides root: run as root under `sudo`, the user
+   * who ran it (`$SUDO_UID`), whose own agent dir and files are his (review
+   * rev77d F2). The PATH search does not ask it.
+   */
+  alsoYou?: number | undefined;
   /** The stats already asked in this check, by path: a PATH's entries share their folders. */
   seen?: Map<string, Stats | undefined>;
 }
@@ -135,7 +147,7 @@ function* way(
     seen.set(at, s);
     return s;
   }
-  const ours = (uid: number) => uid === me || uid === 0;
+  const ours = (uid: number) => uid === me || uid === 0 || uid === options.alsoYou;
   /** Why `folder` (a real folder) is shared; `sticky` when it is only for an entry of another user's. */
   function* judge(
     folder: string,
@@ -186,6 +198,10 @@ function* way(
     }
   }
   if (judging === "process") return processFolder(at);
+  if (options.entry) {
+    const s = yield* look(at);
+    if (s !== undefined && !ours(s.uid)) return `${at}: owned by another user (uid ${s.uid})`;
+  }
   if (options.folder === undefined) return undefined;
   const verdict = yield* judge(at);
   return verdict?.sticky && options.folder === "written" ? undefined : verdict?.said;

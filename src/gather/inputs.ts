@@ -1,6 +1,7 @@
 import type { EnvironmentEntry } from "../data.js";
 import type { ResolvedFile } from "../locate/load-layer.js";
 import type { Skill } from "../skills/index.js";
+import type { Diagnostic } from "../types.js";
 import type { ContextFilesOptions } from "./context/context-files.js";
 import type { Machine } from "./environment/index.js";
 
@@ -17,6 +18,8 @@ export interface GatherOptions {
   agentDir: string;
   /** The caller named `agentDir`: cache files then go there, not to the user's cache folder. */
   agentDirGiven: boolean;
+  /** Why the agent dir is not read (`agent-dir-shared`: another user could fill it), said by the user layer's step. */
+  agentDirRefused?: Diagnostic | undefined;
   /** The project layer folder's name (`.pi`) and its absolute path. */
   projectDirName: string;
   projectDir: string;

@@ -11,6 +11,7 @@ import { type ContextTrace, NO_CONTEXT, traceContextFiles } from "./context/cont
 import { nestedContextNames } from "./context/on-touch.js";
 import { type Gathered, type GatherStep, lifted } from "./deadline.js";
 import {
+  agentDirUnread,
   envCacheLocation,
   environmentStep,
   realMachine,
@@ -54,8 +55,7 @@ export function gatheringSteps(
   const { cwd, home, env, agentDir, projectDir, builtinDir, trusted, roots, ceilingDir } = opts;
   const maxBytes = opts.maxContextBytes;
   // Cache files go to the agent dir the user named, else to the user's cache folder.
-  const named =
-    (opts.agentDirGiven || envAgentDir(env) !== undefined) && agentDir !== UNREAD_AGENT_DIR;
+  const named = (opts.agentDirGiven || envAgentDir(env) !== undefined) && !agentDirUnread(agentDir);
   const cacheHome = { agentDir: named ? agentDir : undefined, env, home };
   const ceiling = ceilingDir !== null ? { ceilingDir } : {};
   const layerFiles = { customFiles: true, resolved: opts.resolvedFiles };
@@ -184,7 +184,7 @@ export function gatheringSteps(
           const ignored =
             agentDir === UNREAD_AGENT_DIR
               ? AGENT_DIR_IN_PROJECT
-              : relativeAgentDirWarning(env, opts.agentDirGiven);
+              : (opts.agentDirRefused ?? relativeAgentDirWarning(env, opts.agentDirGiven));
           return ignored ? { ...loaded, diagnostics: [ignored, ...loaded.diagnostics] } : loaded;
         },
         emptyLayer("user"),

@@ -11,8 +11,15 @@ import {
   walkHeld,
 } from "../_output-target.js";
 import { expandHome, homeFolder, isWithin, resolveUserPath } from "../_paths.js";
+import { sharedOnTheWay } from "../_shared-way.js";
 import { realWorkingFolder } from "../gather/roots.js";
-import { isRepositoryRoot, projectReach, type Reach, readRepoText } from "../repo-files/index.js";
+import {
+  isRepositoryRoot,
+  projectReach,
+  type Reach,
+  readRepoText,
+  sudoUser,
+} from "../repo-files/index.js";
 import { SyspromptError } from "../types.js";
 
 /**
@@ -87,6 +94,19 @@ export async function readTextOrPath(
   // as written, it is that folder's, whatever its links lead to (see `leavesIntoTree`).
   const absolute = isAbsolute(expandHome(value, home));
   const doored = await namedProjectPath(path, { absolute, cwd, home, trusted, signal });
+  // Your own file is yours only where no other user could have put his in its place: his file, or
+  // one below a folder he owns or may write (the PATH search's walk; review rev77d F2: another
+  // user's /tmp/f2n/notes.md was appended as your text).
+  const shared =
+    doored === undefined
+      ? await sharedOnTheWay(path, { owners: true, entry: true, alsoYou: sudoUser() })
+      : undefined;
+  if (shared !== undefined) {
+    throw new SyspromptError(
+      "bad-argument",
+      `${what}: "${value}" is not read as your text: ${shared}, so another user could put his own text there; copy the file into a folder of yours that only you may write to, and name it there`,
+    );
+  }
   const read =
     doored !== undefined
       ? await readRepoText(doored.path, { reach: doored.reach })

@@ -39,7 +39,10 @@ export {
   ownAgentDir,
   ownFolderInProject,
   ownFolderInProjectDiagnostic,
+  sharedAgentDir,
+  sharedAgentDirDiagnostic,
 } from "./own-folders.js";
+export { sudoUser } from "./owner.js";
 export { type PlantedCheck, plantedCheck } from "./planted.js";
 export {
   addIgnoreFile,

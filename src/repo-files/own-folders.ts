@@ -1,8 +1,15 @@
 import { dirname, resolve, sep } from "node:path";
 import { realpath } from "../_io.js";
 import { toPosix } from "../_paths.js";
-import { agentDirInProject, projectOwns, UNREAD_AGENT_DIR } from "../gather/environment/index.js";
+import { sharedOnTheWaySync } from "../_shared-way.js";
+import {
+  agentDirInProject,
+  projectOwns,
+  SHARED_AGENT_DIR,
+  UNREAD_AGENT_DIR,
+} from "../gather/environment/index.js";
 import type { Diagnostic } from "../types.js";
+import { sudoUser } from "./owner.js";
 import { findProjectRoot, insideRepository } from "./project-root.js";
 
 /** Where a run reads from: its working folder, the home folder, and whether the project is trusted. */
@@ -27,8 +34,40 @@ export async function ownFolderInProject(folder: string, where: OwnFolderWhere):
 }
 
 /**
- * The agent dir to read as yours: {@link UNREAD_AGENT_DIR} (missing, so
- * nothing of it is read) when the untrusted project holds it. One you name
+ * Why the agent dir is not read as yours, trusted project or not, or
+ * undefined when it is: another user could put his own files in it (its
+ * `AGENTS.md`, printed as your instructions above the repository's; its
+ * sections, rules, skills, templates, config), since it, or a folder on its
+ * way from `/` (by the path as written and every link met), is his, or is a
+ * folder other users may write to (in a sticky one, `/tmp`, only an entry of
+ * another user's): the one walk of the PATH search (`sharedOnTheWay` with
+ * `owners`; under `sudo`, the user who ran it counts as you, as for a
+ * repository's marker). Review rev77d F2: `--agent-dir` below a 0777 share, and a
+ * `$SYSPROMPT_AGENT_DIR` another user made in `/tmp`, were read as yours. A
+ * missing agent dir costs the walk to its first missing folder.
+ */
+export async function sharedAgentDir(agentDir: string): Promise<string | undefined> {
+  // Looked up on this thread, not through `_io.ts`: a few lstat calls, and a prompt session's
+  // steps are not made to read again by the folders from `/` down, which say nothing of their files.
+  const alsoYou = sudoUser();
+  return sharedOnTheWaySync(resolve(agentDir), { owners: true, folder: "written", alsoYou });
+}
+
+/** The warning at an agent dir left unread because another user could fill it ({@link sharedAgentDir}'s `why`). */
+export function sharedAgentDirDiagnostic(agentDir: string, why: string): Diagnostic {
+  return {
+    level: "warning",
+    code: "agent-dir-shared",
+    message: `the agent dir ${toPosix(agentDir)} is not read as your user layer (no context file, rule, section, skill, template or config of it): ${toPosix(why)}, so another user could put his own files there; keep your agent dir in a folder of yours that only you may write to (chmod go-w, or move it, and name it with --agent-dir)`,
+    path: agentDir,
+  };
+}
+
+/**
+ * The agent dir to read as yours: {@link SHARED_AGENT_DIR} (missing, so
+ * nothing of it is read) when another user could fill it
+ * ({@link sharedAgentDir}), whoever's project it is; {@link UNREAD_AGENT_DIR}
+ * when the untrusted project holds it. One you name
  * (`--agent-dir`, the option `agentDir`) is your choice, but not when it lies
  * in the working folder or the project root (as written or by real path; the
  * home folder itself never counts as either): `--agent-dir .` (or `""`, now
@@ -39,6 +78,7 @@ export async function ownAgentDir(
   agentDir: string,
   where: OwnFolderWhere & { named: boolean },
 ): Promise<string> {
+  if ((await sharedAgentDir(agentDir)) !== undefined) return SHARED_AGENT_DIR;
   if (where.trusted) return agentDir;
   if (!where.named)
     return (await ownFolderInProject(agentDir, where)) ? UNREAD_AGENT_DIR : agentDir;

@@ -17,7 +17,11 @@ export function isForeignOwner(uid: number): boolean {
  * test keeps {@link isForeignOwner}.
  */
 export function isForeignMarkerOwner(uid: number): boolean {
-  if (!isForeignOwner(uid)) return false;
+  return isForeignOwner(uid) && uid !== sudoUser();
+}
+
+/** Run as root under `sudo`: the uid of the user who ran it (`$SUDO_UID`), else undefined. */
+export function sudoUser(): number | undefined {
   const sudo = process.getuid?.() === 0 ? process.env.SUDO_UID : undefined;
-  return sudo === undefined || !/^\d+$/.test(sudo) || Number(sudo) !== uid;
+  return sudo !== undefined && /^\d+$/.test(sudo) ? Number(sudo) : undefined;
 }

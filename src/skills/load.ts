@@ -20,6 +20,8 @@ import {
   type RefusedRootMarker,
   readRepoText,
   rootMarkerRefusedDiagnostics,
+  sharedAgentDir,
+  sharedAgentDirDiagnostic,
   stopOf,
   stopRefusal,
 } from "../repo-files/index.js";
@@ -484,8 +486,13 @@ async function ownRoots(
   const where = { cwd, home, trusted: options.projectTrusted !== false, signal: options.signal };
   const roots: SkillsRoot[] = [];
   const refused: Diagnostic[] = [];
+  // An agent dir another user could fill is not yours (review rev77d F2), as `ownAgentDir` has it.
+  const shared = await sharedAgentDir(agentDir);
+  if (shared !== undefined) refused.push(sharedAgentDirDiagnostic(agentDir, shared));
   const candidates = [
-    { path: join(agentDir, "skills"), named: options.agentDir !== undefined },
+    ...(shared === undefined
+      ? [{ path: join(agentDir, "skills"), named: options.agentDir !== undefined }]
+      : []),
     { path: join(home, ".agents", "skills"), named: false },
   ];
   for (const { path, named } of candidates) {

@@ -15,12 +15,14 @@ export { realMachine } from "./machine.js";
 export { runProbe } from "./probe.js";
 export {
   agentDirInProject,
+  agentDirUnread,
   childPathEntries,
   findSystemBinary,
   projectFolders,
   projectHome,
   projectOwns,
   projectRoots,
+  SHARED_AGENT_DIR,
   systemBinaries,
   systemPathEntries,
   UNREAD_AGENT_DIR,

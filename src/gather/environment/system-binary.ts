@@ -161,6 +161,17 @@ export function projectOwns(folders: readonly string[]): (path: string) => Promi
 export const UNREAD_AGENT_DIR = "/proc/sysprompt-agent-dir-in-project";
 
 /**
+ * Where an agent dir another user could fill is taken to be (see
+ * `sharedAgentDir`): missing, as {@link UNREAD_AGENT_DIR} is, so nothing of
+ * it is read; its own warning says why.
+ */
+export const SHARED_AGENT_DIR = "/proc/sysprompt-agent-dir-shared";
+
+/** Whether `agentDir` is one of the folders that stand for an agent dir not read ({@link UNREAD_AGENT_DIR}, {@link SHARED_AGENT_DIR}). */
+export const agentDirUnread = (agentDir: string): boolean =>
+  agentDir === UNREAD_AGENT_DIR || agentDir === SHARED_AGENT_DIR;
+
+/**
  * Whether the agent dir lies in the project around `cwd`: `cwd` itself or
  * a folder above it that holds a `.git` and the agent dir (a missing one:
  * where it would be), never the home folder itself but past it (a home
