@@ -10,6 +10,8 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // fx78b's leftover: six CLI commands on a shared agent dir, `check` ~1 s at load.
+  "test/catalogue/hostile-user-layer-shared-commands.test.ts",
   // rev77d F3: snapshot --update and explain --simulate through the CLI, the first loads it (5 s).
   "test/catalogue/hostile-cache-refusal-wording.test.ts",
   // rev77d F4: six CLI exports and a render, the first loads the CLI (6 s).

@@ -33,7 +33,7 @@ export async function applyConfigFiles(given: SystemPromptOptions): Promise<Conf
   const { cwd, agentDir, home } = resolveCommonPaths(given);
   const projectTrusted = given.projectTrusted !== false;
   // An agent dir in an untrusted project (HOME inside the checkout) is the project's: its file is not yours.
-  const own = await ownAgentDir(agentDir, {
+  const { dir: own } = await ownAgentDir(agentDir, {
     cwd,
     home,
     trusted: projectTrusted,

@@ -5,7 +5,7 @@ import { isWithin } from "../_paths.js";
 import { showsNothing } from "../_prompt-text.js";
 import { parseNow } from "../_time.js";
 import { DEFAULT_DEADLINE_MS, deadlineSignal } from "../gather/deadline.js";
-import { projectHome, SHARED_AGENT_DIR } from "../gather/environment/index.js";
+import { projectHome } from "../gather/environment/index.js";
 import { DEFAULT_TOOLS } from "../gather/guidelines/index.js";
 import { realRoots, realWorkingFolder, resolveRoots } from "../gather/roots.js";
 import { checkRuleSources } from "../gather/rules/index.js";
@@ -18,8 +18,6 @@ import {
   findProjectRoot,
   ownAgentDir,
   projectReach,
-  sharedAgentDir,
-  sharedAgentDirDiagnostic,
 } from "../repo-files/index.js";
 import type { ExtraSection } from "../sections/render.js";
 import { CUSTOM_PROMPT_SECTION, SECTION_NAME } from "../sections/types.js";
@@ -85,7 +83,7 @@ export async function normalizeCheckedOptions(
   const trusted = options.projectTrusted !== false;
   // An untrusted project's own folder is not your user layer (HOME inside the checkout); one you
   // name yourself (`--agent-dir`) is what you chose.
-  const own = await ownAgentDir(agentDir, {
+  const { dir: own, refused } = await ownAgentDir(agentDir, {
     cwd,
     home,
     trusted,
@@ -142,7 +140,7 @@ export async function normalizeCheckedOptions(
     env,
     agentDir: own,
     agentDirGiven: options.agentDir !== undefined,
-    ...(own === SHARED_AGENT_DIR ? { agentDirRefused: await agentDirRefused(agentDir) } : {}),
+    ...(refused !== undefined ? { agentDirRefused: refused } : {}),
     projectDirName,
     projectDir: join(cwd, projectDirName),
     builtinDir,
@@ -176,12 +174,6 @@ export async function normalizeCheckedOptions(
     treeMtime,
     maxPromptTokens: options.maxPromptTokens ?? null,
   };
-}
-
-/** The `agent-dir-shared` warning of an agent dir {@link ownAgentDir} left unread: why, asked again. */
-async function agentDirRefused(agentDir: string) {
-  const why = (await sharedAgentDir(agentDir)) ?? `${agentDir}: writable by other users`;
-  return sharedAgentDirDiagnostic(agentDir, why);
 }
 
 /**

@@ -63,7 +63,7 @@ export async function loadPromptTemplates(
   }
   // Not an agent dir the untrusted project holds (HOME inside the checkout), unless you named it.
   const paths = resolveCommonPaths(options);
-  const agentDir = await ownAgentDir(paths.agentDir, {
+  const { dir: agentDir } = await ownAgentDir(paths.agentDir, {
     ...paths,
     trusted: options.projectTrusted !== false,
     named: options.agentDir !== undefined,

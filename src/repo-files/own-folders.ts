@@ -63,10 +63,23 @@ export function sharedAgentDirDiagnostic(agentDir: string, why: string): Diagnos
   };
 }
 
+/** The agent dir to read as yours ({@link ownAgentDir}), and the warning of one left unread because another user could fill it. */
+export interface OwnAgentDir {
+  dir: string;
+  /**
+   * The `agent-dir-shared` warning when `dir` is {@link SHARED_AGENT_DIR}: every
+   * reader that shows diagnostics (a render's user layer, `list`, `check`,
+   * `expand`) says it, once, from here.
+   */
+  refused?: Diagnostic;
+}
+
 /**
  * The agent dir to read as yours: {@link SHARED_AGENT_DIR} (missing, so
  * nothing of it is read) when another user could fill it
- * ({@link sharedAgentDir}), whoever's project it is; {@link UNREAD_AGENT_DIR}
+ * ({@link sharedAgentDir}), whoever's project it is, with its warning in
+ * `refused` (review rev78 fx78b: `list` and `check` left it out silently);
+ * {@link UNREAD_AGENT_DIR}
  * when the untrusted project holds it. One you name
  * (`--agent-dir`, the option `agentDir`) is your choice, but not when it lies
  * in the working folder or the project root (as written or by real path; the
@@ -77,8 +90,18 @@ export function sharedAgentDirDiagnostic(agentDir: string, why: string): Diagnos
 export async function ownAgentDir(
   agentDir: string,
   where: OwnFolderWhere & { named: boolean },
+): Promise<OwnAgentDir> {
+  const shared = await sharedAgentDir(agentDir);
+  if (shared !== undefined)
+    return { dir: SHARED_AGENT_DIR, refused: sharedAgentDirDiagnostic(agentDir, shared) };
+  return { dir: await unsharedAgentDir(agentDir, where) };
+}
+
+/** {@link ownAgentDir} of an agent dir no other user could fill. */
+async function unsharedAgentDir(
+  agentDir: string,
+  where: OwnFolderWhere & { named: boolean },
 ): Promise<string> {
-  if ((await sharedAgentDir(agentDir)) !== undefined) return SHARED_AGENT_DIR;
   if (where.trusted) return agentDir;
   if (!where.named)
     return (await ownFolderInProject(agentDir, where)) ? UNREAD_AGENT_DIR : agentDir;

@@ -55,9 +55,9 @@ describe("hostile-agent-dir-cwd-link: a named agent dir in the project is refuse
     const cwd = join(root, "w", "c");
     const agentDir = join(root, "w", "ag");
     const where = { cwd, home, trusted: false, named: true };
-    expect(await ownAgentDir(agentDir, where)).not.toBe(agentDir);
+    expect((await ownAgentDir(agentDir, where)).dir).not.toBe(agentDir);
     // An agent dir of yours outside the repository stays yours.
     mkdirSync(join(home, "agent"));
-    expect(await ownAgentDir(join(home, "agent"), where)).toBe(join(home, "agent"));
+    expect((await ownAgentDir(join(home, "agent"), where)).dir).toBe(join(home, "agent"));
   });
 });

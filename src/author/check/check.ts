@@ -57,8 +57,14 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
     ...(options.builtinDir !== undefined ? { builtinDir: options.builtinDir } : {}),
   });
   const trusted = options.projectTrusted !== false;
-  // And the same agent dir: not one an untrusted project holds (HOME inside the checkout).
-  const agentDir = await ownAgentDir(paths.agentDir, { cwd, home, trusted, named });
+  // And the same agent dir: not one an untrusted project holds (HOME inside the checkout), nor
+  // one another user could fill, said as a render says it (`refused`).
+  const { dir: agentDir, refused } = await ownAgentDir(paths.agentDir, {
+    cwd,
+    home,
+    trusted,
+    named,
+  });
   const projectDirName = options.projectDir ?? DEFAULT_PROJECT_DIR;
   const projectDir = join(cwd, projectDirName);
   const loaderOptions = {
@@ -139,7 +145,7 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
     ...config.files.map((f) => f.values.vars ?? {}),
   );
 
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = refused ? [refused] : [];
   if (!trusted) {
     diagnostics.push({
       level: "info",

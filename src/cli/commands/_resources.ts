@@ -32,8 +32,9 @@ export async function loadResources(flags: ResourceFlags, io: CliIo) {
   const named = explicit.agentDir !== undefined;
   // The same checks as render: a mistyped --cwd or --agent-dir is a usage error.
   await checkFolders({ cwd, ...(named ? { agentDir: paths.agentDir } : {}) });
-  // And the same agent dir: not one an untrusted project holds (HOME inside the checkout).
-  const agentDir = await ownAgentDir(paths.agentDir, {
+  // And the same agent dir: not one an untrusted project holds (HOME inside the checkout), nor
+  // one another user could fill, said as a render says it (`refused`).
+  const { dir: agentDir, refused } = await ownAgentDir(paths.agentDir, {
     cwd,
     home,
     trusted: !flags.untrusted,
@@ -96,7 +97,7 @@ export async function loadResources(flags: ResourceFlags, io: CliIo) {
     templates: templates.value,
     skills: skills.value,
     rules: rules.value,
-    hints: [...userHints, ...projectHints, ...cut],
+    hints: [...(refused ? [refused] : []), ...userHints, ...projectHints, ...cut],
     project,
   };
 }

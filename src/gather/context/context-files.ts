@@ -389,7 +389,7 @@ export async function traceContextFiles(
   const shownCwd = resolve(expandHome(options.cwd, home));
   const cwd = await realWorkingFolder(shownCwd, { signal, home });
   // Not an agent dir the untrusted project holds (HOME inside the checkout), unless you named it.
-  const agentDir = await ownAgentDir(
+  const { dir: agentDir } = await ownAgentDir(
     resolveAgentDir({ agentDir: options.agentDir, env: process.env, home, cwd: shownCwd }),
     { cwd, home, trusted: options.projectTrusted !== false, named: options.agentDir !== undefined },
   );
