@@ -37,6 +37,23 @@ export function cacheLocation(
   return { path: join(cacheRoot(options.env, options.home), `${name}.json`), parents: true };
 }
 
+/**
+ * A cache folder refused for what it is or where it lies: `message` says why,
+ * then `advice`, its one way out when it has one. A caller that knows another
+ * (`export --out`) adds it to this one (`advice, or …`), one that has none
+ * adds its own only when `advice` is undefined, so no refusal says two
+ * (review fx78a's leftover: `export` printed `set XDG_CACHE_HOME to a folder
+ * of yours; pass --out with a path of yours`).
+ */
+export class CacheFolderRefused extends Error {
+  constructor(
+    why: string,
+    readonly advice?: string,
+  ) {
+    super(advice === undefined ? why : `${why}: ${advice}`);
+  }
+}
+
 /** The name of sysprompt's own folder in the cache folder. */
 export const CACHE_FOLDER = "sysprompt";
 
@@ -88,8 +105,9 @@ function checkWayUp(folder: string): void {
   // any entry in it (review rev77d F5), as the PATH search holds (rev71d F1).
   const shared = sharedOnTheWaySync(folder, { folder: "written", owners: true });
   if (shared !== undefined) {
-    throw new Error(
-      `${shared}, on the way to sysprompt's cache folder ${folder}; sysprompt writes and reads its caches and export files only below folders no one else can write in or owns: set XDG_CACHE_HOME to a folder of yours`,
+    throw new CacheFolderRefused(
+      `${shared}, on the way to sysprompt's cache folder ${folder}; sysprompt writes and reads its caches and export files only below folders no one else can write in or owns`,
+      "set XDG_CACHE_HOME to a folder of yours",
     );
   }
 }
@@ -125,18 +143,19 @@ function checkOwnFolder(at: string): void {
   const me = process.getuid?.();
   const s = lstatSync(at);
   if (!s.isDirectory()) {
-    throw new Error(
+    throw new CacheFolderRefused(
       `${at}: ${s.isSymbolicLink() ? "a symbolic link" : "not a folder"}; sysprompt's cache folder and the folders in it are never written through a link`,
     );
   }
   if (me !== undefined && s.uid !== me) {
-    throw new Error(
+    throw new CacheFolderRefused(
       `${at}: owned by another user (uid ${s.uid}); sysprompt writes its caches only in a folder of its user's`,
     );
   }
   if (othersMayWrite(s)) {
-    throw new Error(
-      `${at}: writable by other users (mode ${(s.mode & 0o7777).toString(8).padStart(4, "0")}); sysprompt writes its caches and export files only in a folder no one else can write in: run chmod go-w on it`,
+    throw new CacheFolderRefused(
+      `${at}: writable by other users (mode ${(s.mode & 0o7777).toString(8).padStart(4, "0")}); sysprompt writes its caches and export files only in a folder no one else can write in`,
+      "run chmod go-w on it",
     );
   }
 }

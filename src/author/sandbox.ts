@@ -3,7 +3,7 @@ import { constants } from "node:fs";
 import { lstat, mkdir, open, readdir, readlink, rm, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, join, relative, sep } from "node:path";
-import { cacheRoot, readyCacheFolder } from "../_cache-location.js";
+import { CacheFolderRefused, cacheRoot, readyCacheFolder } from "../_cache-location.js";
 import { randomHex } from "../_crypto.js";
 import { realpathOrSelf, undecodableName } from "../_fs.js";
 import { isWithin } from "../_paths.js";
@@ -192,11 +192,12 @@ export async function makeSandbox(
     // The real path: on macOS the cache folder may be reached through a link.
     root = realpathSyncLinear(join(parent, name));
   } catch (error) {
-    // One piece of advice: the shared-way refusal already names the variable (review rev77d F3).
+    // One piece of advice: a refusal that gives its own is not given another (review rev77d F3).
     const message = (error as Error).message;
-    const advice = message.includes("XDG_CACHE_HOME")
-      ? ""
-      : "; set XDG_CACHE_HOME to a folder you can write";
+    const advice =
+      error instanceof CacheFolderRefused && error.advice !== undefined
+        ? ""
+        : "; set XDG_CACHE_HOME to a folder you can write";
     throw new SyspromptError(
       "bad-environment",
       `cannot make ${how.purpose ?? "a sandbox for the scenarios"} in ${parent}: ${message}${advice}`,

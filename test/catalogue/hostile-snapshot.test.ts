@@ -219,7 +219,7 @@ describe("hostile snapshot folders: the scenario folder", () => {
     expect([result.code, result.stdout]).toEqual([2, ""]);
     expect(result.stderr).toMatch(
       new RegExp(
-        `^sysprompt: cannot make a sandbox for the scenarios in ${cache}/sysprompt/snapshots: ${cache}: not a folder: nothing is made in it; set XDG_CACHE_HOME to a folder you can write\nUsage: sysprompt snapshot \\[options\\] \\[dir\\]; see \`sysprompt snapshot --help\`\\.\n$`,
+        `^sysprompt: cannot make a sandbox for the scenarios in ${cache}/sysprompt/snapshots: ${cache}: not a folder: nothing is made in it; set XDG_CACHE_HOME to a folder you can write\n$`,
       ),
     );
   });

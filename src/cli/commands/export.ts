@@ -1,5 +1,5 @@
 import { dirname, relative, resolve, sep } from "node:path";
-import { readyCacheFolder } from "../../_cache-location.js";
+import { CacheFolderRefused, readyCacheFolder } from "../../_cache-location.js";
 import { lstat, realpath, stat } from "../../_io.js";
 import { othersMayWrite } from "../../_others-write.js";
 import { homeFolder, isWithin, resolveUserPath } from "../../_paths.js";
@@ -277,7 +277,10 @@ function readyCache(folder: string): void {
   try {
     readyCacheFolder(folder);
   } catch (error) {
-    throw new RefusedError(`export: ${(error as Error).message}; pass --out with a path of yours`);
+    // One advice: the refusal's own, with --out as its other way out (`…, or pass --out …`).
+    const refused = error instanceof CacheFolderRefused && error.advice !== undefined;
+    const lead = refused ? `${error.message}, or` : `${(error as Error).message};`;
+    throw new RefusedError(`export: ${lead} pass --out with a path of yours`);
   }
 }
 
