@@ -294,7 +294,12 @@ export function parseRegex(src: string, options: ParseOptions = {}): Node {
       else if (ch === "+") q = { min: 1, max: Number.POSITIVE_INFINITY };
       else if (ch === "?") q = { min: 0, max: 1 };
       if (q) i++;
-      else if (ch === "{") q = braces();
+      else if (ch === "{") {
+        q = braces();
+        // Python reads this `{` as a literal; the regex crate reads a repeat after an atom or
+        // fails (it skips blanks, Unicode ones too, around a count's digits: `{1 }`, `{ 1 , 2 }`).
+        if (!q && crate) throw new Unreadable("a `{` after an atom, a literal to Python alone");
+      }
       if (!q) return node;
       if (repeated) throw new Unreadable("multiple repeat");
       repeated = true;

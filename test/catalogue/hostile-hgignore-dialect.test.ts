@@ -1,8 +1,9 @@
 import { Buffer } from "node:buffer";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
+import { buildWorkspaceTree, treeDiagnostics } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { compileHgIgnore } from "../../src/repo-files/hgignore.js";
 import { tempDir } from "../api/_helpers.js";
@@ -60,6 +61,19 @@ const SHAPES: readonly (readonly [string, string])[] = [
   ["F3 not UTF-8 before #", "^secrets\xff#|^secrets\\.yml\n"],
   ["F3 trailing 0xA0", "^secrets\\.yml\xa0\n"],
   ["F3 trailing 0x85", "^secrets\\.yml\x85\n"],
+  // rev78f F1: the crate skips blanks (Unicode ones too) around a repeat count's digits, where
+  // Python reads the `{` as a literal: any `{` after an atom that Python reads so is a cut.
+  ["rev78f F1 blank after a count", "^secrets\\.yml{1 }$\n"],
+  ["rev78f F1 blank before a count", "^secrets\\.yml{ 1}$\n"],
+  ["rev78f F1 blanks around both counts", "^secrets\\.yml{ 1 , 1 }$\n"],
+  ["rev78f F1 a group's count", "^secrets\\.ym(l){1, 1}\n"],
+  ["rev78f F1 unanchored", "secret{1 }s\\.yml\n"],
+  ["rev78f F1 a no-break space in a count", "^secrets\\.ym(l){1\xc2\xa0}$\n"],
+  ["rev78f F1 an ideographic space in a count", "^secrets\\.yml{\xe3\x80\x801}$\n"],
+  // Found by the differential fuzz (door against regex_syntax): after an anchor, a repeat, a lazy one.
+  ["rev78f F1 fuzz: a count after ^", "^{1 }secrets\\.yml\n"],
+  ["rev78f F1 fuzz: a count after a repeat", "^secrets\\.yml?{1 }$\n"],
+  ["rev78f F1 fuzz: a count after a lazy repeat", "^secrets\\.ym?l??{ 1}$\n"],
 ];
 
 describe("hostile repository: a .hgignore line hg-core reads otherwise is a cut", () => {
@@ -122,5 +136,58 @@ describe("hostile repository: a .hgignore line hg-core reads otherwise is a cut"
     const rules = compileHgIgnore("^secrets\\.yml\x0b\n");
     expect(rules.cut).toContain("line 1");
     expect(rules.ignores("secrets.yml")).toBe(true);
+  });
+});
+
+// rev78f F2: a `.hgignore` the door cannot read whole (an in-tree link, which Mercurial follows, a
+// FIFO, a line it cuts): the door refuses below it, but the workspace tree listed the names it
+// would hide and said nothing, where a `.gitignore` so gives `ignore-patterns-cut`. Now said alike.
+describe("hostile repository: a .hgignore not read whole is said in the workspace tree", () => {
+  const ways: Record<string, (project: string) => void> = {
+    link: (project) => symlinkSync("conf/hgignore", join(project, ".hgignore")),
+    fifo: (project) => execFileSync("mkfifo", [join(project, ".hgignore")]),
+    "cut line": (project) => writeFileSync(join(project, ".hgignore"), "^secrets\\.yml\\b\n"),
+    "nested copy's FIFO": (project) => {
+      mkdirSync(join(project, "sub", ".hg"), { recursive: true });
+      writeFileSync(join(project, "sub", "AGENTS.md"), "# Sub\n");
+      execFileSync("mkfifo", [join(project, "sub", ".hgignore")]);
+    },
+  };
+  for (const [way, make] of Object.entries(ways)) {
+    it(`${way}: the names are shown and the cut is said (ignore-patterns-cut)`, async () => {
+      const { base, project } = hgProject(Buffer.from("syntax: glob\nnothing-here\n"));
+      mkdirSync(join(project, "conf"));
+      writeFileSync(join(project, "conf", "hgignore"), "syntax: glob\nsecrets.yml\n");
+      const nested = way.startsWith("nested");
+      if (!nested) execFileSync("rm", [join(project, ".hgignore")]);
+      make(project);
+      const tree = await buildWorkspaceTree(project, {
+        mtime: "2026-01-01T00:00:00Z",
+        home: join(base, "home"),
+        maxDepth: 3,
+      });
+      expect(tree.rendered).toContain("secrets.yml");
+      const cut = treeDiagnostics(tree, project).filter((d) => d.code === "ignore-patterns-cut");
+      const file = join(project, ...(nested ? ["sub"] : []), ".hgignore");
+      expect(cut.map((d) => d.message).join("\n")).toContain(file);
+      if (nested) return;
+      // Rooted below the working copy's top, the top's `.hgignore` is named.
+      const below = await buildWorkspaceTree(join(project, "conf"), {
+        mtime: "2026-01-01T00:00:00Z",
+        home: join(base, "home"),
+      });
+      const said = treeDiagnostics(below, join(project, "conf"));
+      expect(said.map((d) => d.message).join("\n")).toContain(join(project, ".hgignore"));
+    });
+  }
+
+  it("a .hgignore read whole says nothing", async () => {
+    const { base, project } = hgProject(Buffer.from("syntax: glob\nsecrets.yml\n"));
+    const tree = await buildWorkspaceTree(project, {
+      mtime: "2026-01-01T00:00:00Z",
+      home: join(base, "home"),
+    });
+    expect(tree.rendered).not.toContain("secrets.yml");
+    expect(treeDiagnostics(tree, project).map((d) => d.code)).not.toContain("ignore-patterns-cut");
   });
 });

@@ -253,6 +253,10 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   const yours = await yourListsAt(root, repo, own, options, signal);
   // A Mercurial working copy's `.hgignore` hides what it names, as the door refuses it (rev68a F3).
   const hg = await hgIgnoreAround(root, { ceiling: options.ceilingDir, home: options.home });
+  // Each `.hgignore` asked, by path: one the door cannot read whole (a link, a FIFO, a line it
+  // cuts) is said at the end as a `.gitignore` not read whole is (rev78f F2).
+  const hgFiles = new Map<string, HgIgnore>();
+  if (hg) hgFiles.set(join(root, hg.at.replace(/[^/]+/g, ".."), ".hgignore"), hg.rules);
   const byHg = (path: string) => hg?.rules.ignores(hg.at + path) === true;
   const byYou = (lists: readonly YourList[], path: string) =>
     lists.some((list) => {
@@ -281,7 +285,10 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     const lists: YourList[] = [exclude, globals]
       .filter((l): l is IgnoreRules => l !== undefined)
       .map((rules) => ({ rules, at }));
-    if (copy !== undefined) lists.push({ hg: copy.rules, at });
+    if (copy !== undefined) {
+      lists.push({ hg: copy.rules, at });
+      hgFiles.set(join(dir, ".hgignore"), copy.rules);
+    }
     return lists;
   };
   // The rules in force in `dir`: those above it and its ignore files `files`
@@ -551,6 +558,9 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     }
   }
   const { agentsMd, leftOut } = await eachFileOnce(root, found, options);
+  for (const [path, rules] of hgFiles) {
+    if (rules.cut !== undefined) budget.cuts.push({ path, kept: 0, dropped: 0, unread: rules.cut });
+  }
   return listingOf(
     listed,
     { agentsMd, agentsMdLeftOut: leftOut, unreadable, ignoreCuts: budget.cuts, entryCap, totalCut },
