@@ -23,6 +23,48 @@ import { isHidden, unitEscapes } from "./_text.js";
 import type { Diagnostic } from "./types.js";
 
 /**
+ * What a code point reads as, kept per code point: a text of a megabyte of
+ * symbols or look-alikes asks each of them once, not a regular expression and
+ * NFKC per character (review rev52b F8, a 1 MiB line). Kept in pages of 256
+ * code points and never cleared: a map cleared when it held 4,096 missed on
+ * every character of a text that cycles through more (11,000 Hangul
+ * syllables, a long Chinese document), each then read afresh, NFKC and NFD
+ * included: 0.4 s of CPU a 256 KiB context file (review rev78b F1). At most
+ * {@link MAX_PAGES} pages are kept per reading (a quarter of Unicode's code
+ * points); a code point of a page past them is read afresh, and the ones kept
+ * stay.
+ */
+class CodePoints<T> {
+  /** By code point >> 8: 0x1100 of them, made as a dense array (a sparse one is a dictionary). */
+  private readonly pages: (T[] | undefined)[] = new Array(0x1100);
+  private held = 0;
+
+  constructor(private readonly read: (code: number) => T) {}
+
+  get(code: number): T {
+    const at = code >>> 8;
+    let page = this.pages[at];
+    if (page === undefined) {
+      if (this.held >= MAX_PAGES) return this.read(code);
+      page = new Array<T>(256).fill(UNREAD as T);
+      this.pages[at] = page;
+      this.held++;
+    }
+    const kept = page[code & 0xff] as T;
+    if (kept !== (UNREAD as T)) return kept;
+    const value = this.read(code);
+    page[code & 0xff] = value;
+    return value;
+  }
+}
+
+/** An entry of a {@link CodePoints} page not read yet. */
+const UNREAD: unique symbol = Symbol("unread");
+
+/** The most pages of 256 code points a {@link CodePoints} keeps (2 KiB each, and what they hold). */
+const MAX_PAGES = 1024;
+
+/**
  * A path (or any one-line value) as one printable line: each code point that
  * could break a line, hide text or reorder it ({@link isHidden}: controls,
  * every default-ignorable code point) becomes `\uXXXX`, as the workspace
@@ -58,10 +100,10 @@ export function oneLine(text: string, lines = false): string {
  * was written raw where `< /repository_instructions>` was not (review rev53c F6).
  */
 const UNSEEN = /^[\u2800\p{Cn}\p{Co}]$/u;
-const UNSEEN_POINTS = new Map<number, boolean>();
+const UNSEEN_POINTS = new CodePoints((c) => UNSEEN.test(String.fromCodePoint(c)));
 
 function isUnseen(code: number): boolean {
-  return cached(UNSEEN_POINTS, code, (c) => UNSEEN.test(String.fromCodePoint(c)));
+  return UNSEEN_POINTS.get(code);
 }
 
 /**
@@ -259,7 +301,7 @@ function isNameCode(code: number): boolean {
 /** White space a reader might skip inside a tag, line breaks included: `<\n/rules>` is still refused. */
 function isSpaceCode(code: number): boolean {
   if (code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0x2800) return true;
-  return code > 0x7f && cached(SPACES, code, (c) => /\s/.test(String.fromCodePoint(c)));
+  return code > 0x7f && SPACES.get(code);
 }
 
 /**
@@ -282,7 +324,7 @@ const IGNORABLE = /^[\p{Default_Ignorable_Code_Point}\p{Cf}\p{M}\p{Cn}\p{Co}]$/u
  * are still `</rules>`.
  */
 function isInvisible(code: number): boolean {
-  return code <= 0x7f ? isHidden(code) : cached(INVISIBLE, code, readsInvisible);
+  return code <= 0x7f ? isHidden(code) : INVISIBLE.get(code);
 }
 
 function readsInvisible(code: number): boolean {
@@ -375,7 +417,7 @@ const ASCII_NAME = /^[A-Za-z0-9_.:-]+$/;
  * and the mark could be spelled with one of them and printed raw).
  */
 export function nameCharsOf(code: number): string | undefined {
-  return cached(NAME_CHARS, code, readNameChars);
+  return NAME_CHARS.get(code);
 }
 
 function readNameChars(code: number): string | undefined {
@@ -405,31 +447,18 @@ function readNameChars(code: number): string | undefined {
  */
 const DASHES = /^[\p{Pd}\u2212]$/u;
 
-/**
- * What a code point reads as, kept per code point (at most {@link MAX_CACHED}
- * each): a text of a megabyte of symbols or look-alikes asks each of them
- * once, not a regular expression and NFKC per character (review rev52b F8,
- * a 1 MiB line).
- */
-const INVISIBLE = new Map<number, boolean>();
-const NAME_CHARS = new Map<number, string | undefined>();
-const OPENERS = new Map<number, boolean>();
-const WORD_POINTS = new Map<number, boolean>();
-const SPACES = new Map<number, boolean>();
-const MAX_CACHED = 4096;
+/** The most names {@link nameKey} keeps; past them a name's key is made afresh (a few string operations). */
+const MAX_KEYS = 4096;
 
-function cached<T>(map: Map<number, T>, code: number, read: (code: number) => T): T {
-  if (map.has(code)) return map.get(code) as T;
-  const value = read(code);
-  if (map.size >= MAX_CACHED) map.clear();
-  map.set(code, value);
-  return value;
-}
+const INVISIBLE = new CodePoints(readsInvisible);
+const NAME_CHARS = new CodePoints(readNameChars);
+const WORD_POINTS = new CodePoints((c) => WORD_CHAR.test(String.fromCodePoint(c)));
+const SPACES = new CodePoints((c) => /\s/.test(String.fromCodePoint(c)));
 
 /** A letter or digit of any script ({@link WORD_CHAR}), by code point. */
 function isWordPoint(code: number): boolean {
   if (code <= 0x7f) return isAsciiWordCode(code);
-  return cached(WORD_POINTS, code, (c) => WORD_CHAR.test(String.fromCodePoint(c)));
+  return WORD_POINTS.get(code);
 }
 
 /** How many UTF-16 units the code point at `i` takes. */
@@ -502,16 +531,14 @@ const IS_WIDE_SYMBOL = new RegExp(`^${WIDE_SYMBOL}$`, "u");
  */
 function isOpenerCode(code: number): boolean {
   if (code <= 0x7f) return false;
-  return cached(
-    OPENERS,
-    code,
-    (c) =>
-      OPENER_CODES.has(c) ||
-      (!BARS.has(c) &&
-        IS_WIDE_SYMBOL.test(String.fromCodePoint(c)) &&
-        nameCharsOf(c) === undefined),
-  );
+  return OPENERS.get(code);
 }
+
+const OPENERS = new CodePoints(
+  (c) =>
+    OPENER_CODES.has(c) ||
+    (!BARS.has(c) && IS_WIDE_SYMBOL.test(String.fromCodePoint(c)) && nameCharsOf(c) === undefined),
+);
 
 /**
  * The vertical bars among the symbols: fullwidth `｜` (U+FF5C), halfwidth `￨`
@@ -596,17 +623,13 @@ function foldedNames(written: string): string[] {
       caseFirst += c;
       continue;
     }
-    const [read, folded] = letterFolds(c, code);
+    const [read, folded] = letterFolds(code);
     name += read;
     caseFirst += folded;
   }
   [name, caseFirst] = [name.toLowerCase(), caseFirst.toLowerCase()];
   return caseFirst === name ? [name] : [name, caseFirst];
 }
-
-/** {@link letterFolds} of the code points met so far (at most {@link MAX_FOLDS} kept). */
-const FOLDS = new Map<number, readonly [string, string]>();
-const MAX_FOLDS = 4096;
 
 /**
  * A code point that is no ASCII name character as a name's two folds read
@@ -615,18 +638,17 @@ const MAX_FOLDS = 4096;
  * ({@link foldedLetter}), and its fold alone. Kept per code point: a text of
  * a megabyte of tags in another script folds each of its letters once.
  */
-function letterFolds(c: string, code: number): readonly [string, string] {
-  const kept = FOLDS.get(code);
-  if (kept !== undefined) return kept;
-  let folds: readonly [string, string] = ["", ""];
-  if (!isInvisible(code)) {
-    const folded = foldedLetter(c);
-    folds = [nameCharsOf(code) ?? baseCharsOf(c) ?? folded, folded];
-  }
-  if (FOLDS.size >= MAX_FOLDS) FOLDS.clear();
-  FOLDS.set(code, folds);
-  return folds;
+function letterFolds(code: number): readonly [string, string] {
+  return FOLDS.get(code);
 }
+
+/** {@link letterFolds} of the code points met so far. */
+const FOLDS = new CodePoints((code): readonly [string, string] => {
+  if (isInvisible(code)) return ["", ""];
+  const c = String.fromCodePoint(code);
+  const folded = foldedLetter(c);
+  return [nameCharsOf(code) ?? baseCharsOf(c) ?? folded, folded];
+});
 
 /**
  * A letter that reads as no ASCII one, case-folded first, its marks taken
@@ -713,8 +735,8 @@ export function nameKey(name: string): string {
   if (key === undefined) {
     const lower = name.toLowerCase();
     key = asciiSkeleton(SEPARATORS.test(lower) ? lower.replace(SEPARATOR_RUNS, "") : lower);
-    if (KEYS.size >= MAX_CACHED) KEYS.clear();
-    KEYS.set(name, key);
+    // Kept, not cleared when full: the first names met (`b`, `https`) are a text's usual ones.
+    if (KEYS.size < MAX_KEYS) KEYS.set(name, key);
   }
   return key;
 }
@@ -2270,7 +2292,7 @@ const USER_LOOKAHEAD = 48;
  */
 function markPiece(code: number): string {
   if (isNameCode(code)) return asciiDrawnAs(code);
-  return letterFolds(String.fromCodePoint(code), code)[0].toLowerCase();
+  return letterFolds(code)[0].toLowerCase();
 }
 
 /** A piece of {@link markPiece} that spells a word: ASCII letters and digits. */
@@ -2467,7 +2489,11 @@ function ownerMarks(line: string, reading: TagReading): number[] {
 }
 
 /** {@link otherMarkPiece}'s answers by code point. */
-const OTHER_MARK_PIECES = new Map<number, string | null>();
+const OTHER_MARK_PIECES = new CodePoints((c): string | null => {
+  if (isInvisible(c)) return null;
+  if (isSpaceCode(c)) return " ";
+  return isMarkLetter(c) ? markPiece(c) : "=";
+});
 
 /**
  * How {@link withoutOwnerMark} reads a character that is no ASCII letter,
@@ -2476,11 +2502,7 @@ const OTHER_MARK_PIECES = new Map<number, string | null>();
  * point, kept: read afresh, a line of CJK text cost 0.5 s a megabyte.
  */
 function otherMarkPiece(code: number): string | null {
-  return cached(OTHER_MARK_PIECES, code, (c) => {
-    if (isInvisible(c)) return null;
-    if (isSpaceCode(c)) return " ";
-    return isMarkLetter(c) ? markPiece(c) : "=";
-  });
+  return OTHER_MARK_PIECES.get(code);
 }
 
 /**

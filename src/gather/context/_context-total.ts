@@ -45,17 +45,24 @@ export function capTotal<T extends ContextFile>(
   for (const i of order) {
     const file = files[i];
     if (file === undefined) continue;
+    // The total is spent: the file keeps its marker line, and is not read (each reading of a
+    // file past the total cost as much as one that fits, review rev78b F1).
+    const spent = room === 0 && file.content !== "";
     // Counted as printed: a `<` the prompt may escape as `&lt;` is four bytes (a project
     // section named `a` makes `<a` a tag: 2 MiB of `<a` printed 5 MiB).
-    const printed = escaped
-      ? Buffer.byteLength(file.content)
-      : printedLength(file.content, "element");
+    const printed = spent
+      ? 1
+      : escaped
+        ? Buffer.byteLength(file.content)
+        : printedLength(file.content, "element");
     if (printed <= room) {
       room -= printed;
       continue;
     }
     const bytes = Buffer.byteLength(file.content);
-    const [head, kept] = cutHead(file.content, room, escaped && ((text) => escaped(text, file)));
+    const [head, kept] = spent
+      ? ["", ""]
+      : cutHead(file.content, room, escaped && ((text) => escaped(text, file)));
     room = 0;
     const omitted = bytes - Buffer.byteLength(head);
     let fallback: HtmlFallback | undefined;
