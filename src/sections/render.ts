@@ -425,6 +425,8 @@ export function renderSections(
   // Each text of several lines the data holds is marked where a template prints it
   // ({@link placePrinted}); `marked` counts the marks, so a render that printed none is not read again.
   const dataTexts = textsOfSeveralLines(input.data);
+  // What the last render of this data judged of each version's text, given back when it is the same.
+  const memo = textMemoOf(input.data);
   /** The texts of a budget's patch to the data of the section rendering now. */
   let patchTexts: SeveralLines | undefined;
   /** The custom base prompt's text, which templates see as `customPrompt`. */
@@ -485,9 +487,9 @@ export function renderSections(
     }
     const used = chooseVersion(template);
     if (!used) continue;
-    const { meta, source } = used.version;
+    const { source } = used.version;
     const patch = input.patches?.get(template.name);
-    const make = () => makeSection(template.name, used.text, meta.tag, source, patch);
+    const make = () => madeSection(memo, used.version, template.name, used.text, source, patch);
     place(
       sectionKey(used.version),
       input.reuse ? input.reuse.section(used.version, used.text, patch, make) : make(),
@@ -516,16 +518,16 @@ export function renderSections(
     ...(stopped.size > 0 ? { stopped: [...stopped] } : {}),
     ...(unworked.length > 0 ? { unworked } : {}),
   };
-  const makeBlocks = () =>
-    cutBlocks(sorted.map((p) => ({ section: p.section, cache: keyClass(p.key) })));
+  const makeBlocks = (joined?: string) =>
+    cutBlocks(
+      sorted.map((p) => ({ section: p.section, cache: keyClass(p.key) })),
+      joined,
+    );
   // A plain render's text and blocks are made at once: an object of getters made every
   // render of a small prompt three times slower (review of room38's bench, 59 -> 283 us).
   if (!input.reuse) {
-    return {
-      text: sections.map((s) => s.text).join(SECTION_SEPARATOR),
-      blocks: makeBlocks(),
-      ...rest,
-    };
+    const text = sections.map((s) => s.text).join(SECTION_SEPARATOR);
+    return { text, blocks: makeBlocks(text), ...rest };
   }
   let text: string | undefined;
   let blocks: PromptBlock[] | undefined;
@@ -570,10 +572,24 @@ export function renderSections(
    * where it landed ({@link placePrinted}). A render that printed none (no
    * mark written) is not read again.
    */
-  function placedText(render: () => string, source: SectionSource): string {
+  function placedText(render: () => string, source: SectionSource, key: object): string {
     const before = marks;
     const text = render();
-    return marks === before ? text : placePrinted(text, cutWarning(source));
+    if (marks === before) return text;
+    const onCut = cutWarning(source);
+    // The same text as the last render of this data gave: placed as it was (review render-hb).
+    const hit = memo.placed.get(key);
+    if (hit !== undefined && hit.text === text) {
+      for (const cut of hit.cuts) onCut(cut);
+      return hit.placed;
+    }
+    const cuts: PrintedCut[] = [];
+    const placed = placePrinted(text, (cut) => {
+      cuts.push(cut);
+      onCut(cut);
+    });
+    memo.placed.set(key, { text, placed, cuts });
+    return placed;
   }
 
   /** A `printed-value-cut` warning for the section of `source`, when a value's lines were left out. */
@@ -642,6 +658,7 @@ export function renderSections(
         placedText(
           () => engine.render(prompt.text, { ...input.data, customPrompt: null }, renderOptions()),
           prompt.source,
+          prompt,
         );
       const reuse = input.reuse;
       const text = reuse
@@ -779,6 +796,7 @@ export function renderSections(
         return placedText(
           () => engine.render(template.body, dataFor(template.name), renderOptions(base)),
           template.source,
+          template,
         );
       } finally {
         patchTexts = outerPatch;
@@ -1116,6 +1134,64 @@ function mayBeRepository(prompt: CustomPrompt): boolean {
 
 function withFinalNewline(text: string): string {
   return text === "" || text.endsWith("\n") ? text : `${text}\n`;
+}
+
+/**
+ * What renders of one prompt's data judged of each version's text (a
+ * section's template, a custom base prompt), kept for the next render of
+ * that data and given back only for the same text: rendering a prepared
+ * prompt again placed its printed values ({@link placePrinted}) and
+ * formatted, trimmed and wrapped its sections ({@link makeSection}) afresh,
+ * a third of a render's time (review render-hb). Pure work only: what
+ * spends a render's limits or check budget is done every render. One entry
+ * per version, held as long as the data.
+ */
+interface TextMemo {
+  /** A version's rendered text, marks and all, and that text placed, with the cuts it was told of. */
+  placed: Map<object, { text: string; placed: string; cuts: readonly PrintedCut[] }>;
+  /** A version's section as {@link makeSection} made it, and what it was made of. */
+  made: Map<
+    object,
+    { name: string; body: string; tag: string | false; layer: string; notes: string; text: string }
+  >;
+}
+
+const textMemos = new WeakMap<object, TextMemo>();
+
+function textMemoOf(data: object): TextMemo {
+  let memo = textMemos.get(data);
+  if (memo === undefined) {
+    memo = { placed: new Map(), made: new Map() };
+    textMemos.set(data, memo);
+  }
+  return memo;
+}
+
+/** {@link makeSection} of `version`'s body, the text made before of the same body given back. */
+function madeSection(
+  memo: TextMemo,
+  version: SectionTemplate,
+  name: string,
+  body: string,
+  source: SectionSource,
+  patch?: SectionPatch,
+): RenderedSection | undefined {
+  const tag = version.meta.tag;
+  const notes = patch?.notes?.join("\n") ?? "";
+  const hit = memo.made.get(version);
+  if (
+    hit !== undefined &&
+    hit.body === body &&
+    hit.name === name &&
+    hit.tag === tag &&
+    hit.layer === source.layer &&
+    hit.notes === notes
+  )
+    return { name, text: hit.text, source };
+  const section = makeSection(name, body, tag, source, patch);
+  if (section === undefined) memo.made.delete(version);
+  else memo.made.set(version, { name, body, tag, layer: source.layer, notes, text: section.text });
+  return section;
 }
 
 /** A formatted, trimmed, tag-wrapped section; undefined when its body (and notes) are empty. */
