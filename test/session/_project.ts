@@ -64,7 +64,11 @@ export function sessionProject(): { root: string; project: string; agent: string
     "home/.keep": "",
   };
   for (const [path, text] of Object.entries(files)) write(root, path, text, false);
-  mkdirSync(join(root, "agent"));
+  // The agent dir's cache folder, which a render makes on first use (`cacheLocation`): made
+  // here, so the first render's environment step does not change the agent dir's listing
+  // while the templates step, in parallel, lists it (under load, in either order: a
+  // second render then listed the folder again, ci80).
+  mkdirSync(join(root, "agent", "cache"), { recursive: true });
   pinAll(root, new Date(PINNED_MS));
   return { root, project, agent: join(root, "agent") };
 }
