@@ -1163,11 +1163,14 @@ export function closingAfter(before: string): string {
  * output ending in `<div hidden>` took the files given on touch after it,
  * your glob rule among them, into the element (review rev58b F1). Undefined
  * when it cannot be closed so; `onLimit` is then told the renderer's bound the
- * check stopped at, if that is why (rev71b F2).
+ * check stopped at, if that is why (rev71b F2). Every element left open that
+ * holds what follows is closed too, unless `hidesOnly` (Gemini CLI's hook,
+ * which cannot write a closer: rev78e F1).
  */
 export function hiddenClosingAfter(
   before: string,
   onLimit?: (limit: RenderLimit) => void,
+  hidesOnly = false,
 ): string | undefined {
   // A fallback's text is not appended after (below), so closing it as a message of its own suffices.
   const closed = closeHiddenRuns(
@@ -1177,6 +1180,7 @@ export function hiddenClosingAfter(
       onFallback: (_, limit) => {
         if (limit !== undefined) onLimit?.(limit);
       },
+      hidesOnly,
     },
   );
   // Not closed after it but written as text (more HTML than one reading takes, or a `<plaintext>`):

@@ -201,9 +201,15 @@ export function replyStart(
   let limit: RenderLimit | undefined;
   const hidden = withCheckBudget(
     () =>
-      hiddenClosingAfter(`${before}${geminiShows(closer)}`, (l) => {
-        limit ??= l;
-      }),
+      hiddenClosingAfter(
+        `${before}${geminiShows(closer)}`,
+        (l) => {
+          limit ??= l;
+        },
+        // Only what hides: an element left open that holds shown text (`<b>`, `<div>`, a table)
+        // keeps the files shown, and its closer could not arrive as a tag (rev78e F1).
+        true,
+      ),
     HOST_RESULT_CHECK_CHARS,
   );
   // The renderer's bound the check stopped at, said as it is (rev71b F2: 129 `> ` and no `<` "held HTML").

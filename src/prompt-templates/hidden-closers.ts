@@ -65,13 +65,19 @@ function overBudget(
 function checkedClosing(
   text: string,
   blocks: BlockClosing,
-  { onFallback, unread }: HiddenRunsOptions,
+  { onFallback, unread, hidesOnly }: HiddenRunsOptions,
 ): string {
+  const captures = hidesOnly !== true;
   // The renderer's bound the check stopped at, if that is why it gave up: said so (rev71b F1).
   let limit: RenderLimit | undefined;
-  const closed = withHtmlClosed(text, blocks.withLine, (l) => {
-    limit ??= l;
-  });
+  const closed = withHtmlClosed(
+    text,
+    blocks.withLine,
+    (l) => {
+      limit ??= l;
+    },
+    captures,
+  );
   if (closed !== undefined) return closed;
   if (unread !== undefined) {
     unread();
@@ -81,13 +87,13 @@ function checkedClosing(
   // check past the first render is charged; past what is left, the instant fallback (rev68e F3).
   const asText = blocks.close(markupAsText(text));
   if (!checkAffordable(asText)) return overBudget(text, blocks, { onFallback });
-  if (followingShown(asText)) {
+  if (followingShown(asText, "\n\n", undefined, captures)) {
     onFallback?.("markup-as-text", limit);
     return asText;
   }
   const everyLt = blocks.close(everyLtOf(text));
   if (!checkAffordable(everyLt)) return overBudget(text, blocks, { onFallback });
-  const shown = followingShown(everyLt);
+  const shown = followingShown(everyLt, "\n\n", undefined, captures);
   onFallback?.(shown ? "every-lt" : "dropped", limit);
   return shown ? everyLt : "";
 }
@@ -156,6 +162,11 @@ export interface HiddenRunsOptions {
   onFallback?: (fallback: HtmlFallback, limit?: RenderLimit) => void;
   /** Given for a text of yours: kept as you wrote it when it cannot be closed, and this called. */
   unread?: () => void;
+  /**
+   * Close only what hides what follows, and judge only that (a host that cannot write closers,
+   * Gemini CLI's hook: an open `<b>` or `<div>` holds shown text, rev78e F1); else what captures too.
+   */
+  hidesOnly?: boolean;
 }
 
 /** `text` with each `<` that {@link markdownAsHtml} leaves as markup written `&lt;`. Linear. */

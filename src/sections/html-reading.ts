@@ -23,7 +23,12 @@ import {
   type RenderLimit,
 } from "./_commonmark.js";
 import { loadParse5 } from "./_parse5.js";
-import { blocksToText, markdownAsHtmlWithBlocks, withBlocks } from "./markdown-html.js";
+import {
+  blocksToText,
+  markdownAsHtml,
+  markdownAsHtmlWithBlocks,
+  withBlocks,
+} from "./markdown-html.js";
 
 /** Which of the renderer's bounds stopped a check, told by {@link followingShown}'s `onLimit`. */
 export type { RenderLimit };
@@ -308,7 +313,7 @@ export class HtmlReading {
   constructor(
     private readonly countTags = true,
     private readonly blocksOnce = false,
-    private readonly captures = false,
+    readonly captures = false,
   ) {}
 
   feed(text: string): void {
@@ -431,6 +436,9 @@ const BOUNDARIES: ReadonlySet<string> = new Set([
   "noscript",
 ]);
 
+/** The renderer's containers, which a template of yours may wrap a text in too ({@link closerOf}). */
+const CONTAINERS: ReadonlySet<string> = new Set(["li", "ul", "ol", "blockquote", "dl", "dd", "dt"]);
+
 /** End tags of the blocks a Markdown renderer opens around inline HTML (each ignored when none is open; `</p>` then adds an empty paragraph). */
 export const MARKDOWN_BLOCKS = "</p></li></ul></ol></blockquote></h1>";
 
@@ -463,7 +471,9 @@ function closerOf(
   if (token === undefined) {
     if (state === PLAINTEXT) return undefined;
     const current = parser.openElements.current as Element | undefined;
-    return current === undefined ? undefined : `</${current.tagName}>${MARKDOWN_BLOCKS}`;
+    if (current === undefined) return undefined;
+    // With `captures`, the blocks the text opened are in the reading's stack, closed by the next closer.
+    return captures ? `</${current.tagName}>` : `</${current.tagName}>${MARKDOWN_BLOCKS}`;
   }
   if (token !== "" || !elements) return token;
   const open = openElements(parser);
@@ -472,6 +482,15 @@ function closerOf(
   const outer = captures ? (open.length > 0 ? 0 : -1) : open.findIndex(elementHides);
   if (outer !== -1) {
     const closed = open.slice(outer).reverse();
+    // A list or block quote (the text's Markdown's) kept open by a boundary left in it
+    // (`- item <table>`), whose end tags a raw reader, who sees no Markdown, would apply to yours
+    // around the text (`{{#xml "li"}}`): not closed so, the text falls back (rev78e F2).
+    if (
+      captures &&
+      closed.some((e) => CONTAINERS.has(e.tagName)) &&
+      closed.some((e) => BOUNDARIES.has(e.tagName))
+    )
+      return undefined;
     // Once: after the last boundary only (rev64e F6: after each, 38 characters a boundary made
     // 19,000 `<object>` a closer of 875 KB); the check after the closers says whether it sufficed.
     let last = -1;
@@ -479,7 +498,10 @@ function closerOf(
       if (BOUNDARIES.has((closed[i] as Element).tagName)) last = i;
     return closed
       .map((e, i) => {
-        if (!BOUNDARIES.has(e.tagName)) return `</${e.tagName}>`;
+        // With `captures` every element the text opened is closed, the renderer's blocks it wrote
+        // among them (read with them put in): the blocks' end tags would end those around the text,
+        // yours (`{{#xml "li"}}`) among them (rev78e F2).
+        if (captures || !BOUNDARIES.has(e.tagName)) return `</${e.tagName}>`;
         if (once === undefined || i === last) return `</${e.tagName}>${MARKDOWN_BLOCKS}`;
         once.compacted = true;
         return `</${e.tagName}>`;
@@ -529,6 +551,17 @@ function againFormatting(
 
 type FormattingEntry = { type: number; element?: Element; older: FormattingEntry | null };
 
+/** Every formatting element in the reader's list, past its markers too, newest first. */
+function againOpened(parser: FragmentParser): Element[] {
+  const list = parser.activeFormattingElements as unknown as {
+    newest: FormattingEntry | null;
+  };
+  const found: Element[] = [];
+  for (let entry = list.newest; entry !== null; entry = entry.older)
+    if (entry.type !== 0 && entry.element !== undefined) found.push(entry.element);
+  return found;
+}
+
 /**
  * `text` with the closers ({@link HtmlReading.closer}), each on a line of its
  * own (`withLine`), of what it leaves open at its end that hides or holds what
@@ -543,15 +576,16 @@ export function withHtmlClosed(
   text: string,
   withLine: (text: string, line: string) => string,
   onLimit?: (limit: RenderLimit) => void,
+  captures = true,
 ): string | undefined {
   if (!text.includes("<")) return text;
   if (tooMuchHtml(text)) return undefined;
   // The blocks' end tags once where that suffices, else after each boundary (the slash guard's form).
-  const once = new HtmlReading(false, true, true);
+  const once = new HtmlReading(false, true, captures);
   const closed = closedBy(once, text, withLine, onLimit);
   return closed !== undefined || !once.compacted
     ? closed
-    : closedBy(new HtmlReading(false, false, true), text, withLine, onLimit);
+    : closedBy(new HtmlReading(false, false, captures), text, withLine, onLimit);
 }
 
 /** {@link withHtmlClosed} by `reading`, a fresh one. */
@@ -562,12 +596,13 @@ function closedBy(
   onLimit?: (limit: RenderLimit) => void,
 ): string | undefined {
   let out = text;
+  const placed = reading.captures;
   // With the renderer's own block tags: what is open at the end is what a reader has open.
   reading.feed(markdownAsHtmlWithBlocks(text));
   for (let i = 0; i < MAX_CLOSERS; i++) {
     const closer = reading.closer();
     if (closer === undefined) return undefined;
-    if (closer === "") return followingShown(out, "\n\n", onLimit) ? out : undefined;
+    if (closer === "") return followingShown(out, "\n\n", onLimit, placed) ? out : undefined;
     // After an empty comment: the line is an HTML block then (CommonMark's kind 2), which a
     // Markdown renderer passes on as it is, never in a paragraph (where `"` is `&quot;` and
     // `-->` is `--&gt;`, and `</span>` after its `<p>` ends nothing), and which may follow any line.
@@ -577,7 +612,7 @@ function closedBy(
     reading.feed(added);
     out = next;
   }
-  return reading.closer() === "" && followingShown(out, "\n\n", onLimit) ? out : undefined;
+  return reading.closer() === "" && followingShown(out, "\n\n", onLimit, placed) ? out : undefined;
 }
 
 /** Most characters {@link followingShown} renders (twice a context file's default cap: a capped file with its escapes and marker fits): the renderer, metered, and the tree take about 1 s at worst. */
@@ -750,13 +785,14 @@ export function followingShown(
   text: string,
   joiner = "\n\n",
   onLimit?: (limit: RenderLimit) => void,
+  captures = true,
 ): boolean {
   // No `<`, no raw HTML: the renderer writes only its own elements, none of which hides.
   if (!text.includes("<")) return true;
   // Judged with this joiner already, by the render {@link withOneRender} made.
   if (served?.joiners.includes(joiner) && served.text === text) return true;
   // A paragraph after a blank line is held by no element the text leaves open (placed).
-  const placed = joiner === "\n\n" ? "" : undefined;
+  const placed = joiner === "\n\n" && captures ? "" : undefined;
   return probesShown(text, (probe) => `${text}${joiner}${probe}\n`, [""], onLimit, placed);
 }
 
@@ -844,6 +880,8 @@ function probesShown(
 interface Hider {
   at: number;
   outer: Hider | undefined;
+  /** A formatting element a raw reader keeps or opens again ({@link againOpened}): told only where the text's Markdown reads its tag as markup. */
+  formatting?: true;
 }
 
 /**
@@ -928,17 +966,29 @@ function rawHidersIn(
   // The probes are the last `count` words: a tag at or past the first of them is not the text's.
   const end = count === 1 ? text.length : raw.length;
   try {
-    const on = rawHidersOf(raw, probe, true, limit, count);
-    const off = /noscript/i.test(raw) ? rawHidersOf(raw, probe, false, limit, count) : undefined;
+    const wrapped = offset > 0;
+    const on = rawHidersOf(raw, probe, true, limit, count, wrapped);
+    const off = /noscript/i.test(raw)
+      ? rawHidersOf(raw, probe, false, limit, count, wrapped)
+      : undefined;
     if (on === undefined && off === undefined) return undefined;
     const tags = new Set<number>();
+    let view: string | undefined;
     for (const list of [on, off])
       for (const hiders of list ?? [])
         for (let h: Hider | undefined = hiders; h !== undefined; h = h.outer) {
           const at = h.at - offset;
           if (h.at < 0 || at < 0 || at >= end) return [];
+          // One both readers open (before a `<table>`, rev78e F3); one only a raw reader opens
+          // (`<S extends string>` in a code block) is the recorded limit, left as written.
+          if (h.formatting) {
+            view ??= markdownAsHtml(text);
+            if (view.charCodeAt(at) !== 0x3c) continue;
+          }
           tags.add(at);
         }
+    // Only formatting elements a raw reader alone opens: as shown (the limit above).
+    if (tags.size === 0) return undefined;
     return [...tags].sort((a, b) => a - b);
   } catch (error) {
     if (error !== TOO_MUCH) throw error;
@@ -1063,6 +1113,7 @@ function rawHidersOf(
   scriptingEnabled: boolean,
   limit: number,
   count = 1,
+  wrapped = false,
 ): Hider[] | undefined {
   const parser = cappedFragmentParser(limit, scriptingEnabled, { locations: true });
   parser.tokenizer.write(raw, false);
@@ -1092,6 +1143,14 @@ function rawHidersOf(
       }
     }
   if (wrapper !== -1 && !told) return [{ at: -1, outer: undefined }];
+  // A formatting element of the text's still in the reader's list after the wrapper's end tag: a
+  // raw reader opens it again for the prompt's next words, or keeps it open (a `<a href>` or
+  // `<font color="white">` before a `<table>`, whose copy in the table the closers end: rev78e F3).
+  if (wrapped)
+    for (const element of againOpened(parser)) {
+      const at = startOf(element);
+      if (at !== undefined) captors = { at, outer: captors, formatting: true };
+    }
   parser.tokenizer.write("", true);
   const hidden = probeHiders(parser.getFragment(), probe, count);
   if (captors === undefined) return hidden;
