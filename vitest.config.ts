@@ -136,6 +136,8 @@ const SLOW = [
   "test/catalogue/hostile-letters-named.test.ts",
   // rev76c F3: two renders (trusted and untrusted) and every confusables.txt entry read (1-2 s).
   "test/catalogue/hostile-letters-confusables.test.ts",
+  // rev78c F1: an untrusted render of 26 tags spelled with skeleton look-alikes (0.7-0.8 s).
+  "test/catalogue/hostile-letters-confusable-skeleton.test.ts",
   // rev76c F5: an untrusted render of eight suffixed tags and the suffixed owner mark (0.8 s).
   "test/catalogue/hostile-tag-name-suffixed.test.ts",
   "test/**/*scale*.test.ts",

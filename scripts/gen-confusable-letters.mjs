@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * Write src/_confusable-letters.ts: every code point Unicode's confusables.txt draws as one ASCII
- * name character, by that character.
+ * Write src/_confusable-letters.ts: every code point Unicode's confusables.txt draws as ASCII
+ * name characters (one or more), by those characters.
  *
  * confusables.txt (UTS #39) gives each confusable code point a prototype, the characters it is
  * drawn as. The reader of the prompt's names (`nameCharsOf` in src/_prompt-text.ts) reads a code
@@ -9,14 +9,26 @@
  * Armenian and Lisu rows were typed by hand and missed `ϲ σ ѵ ү γ г ϳ є`, so `</projeϲt_context>`
  * and `<sүstem-reminder>` were printed raw. Here they come from the file.
  *
- * Which entries: every line of type MA whose prototype is exactly one ASCII character that an XML
- * name of the prompt takes (a letter, a digit, `_`, `-`, `.`, `:`: `isNameCode`) and whose source
- * is not ASCII itself (the reader takes ASCII as it is; `asciiSkeleton` reads `0` `1` `I` as `o`
- * `l` `l`). Each such source is
+ * Which entries: each source's skeleton, as UTS #39 makes it: the source in its canonical
+ * decomposition (NFD), each code point replaced by its prototype (type MA), decomposed again, and
+ * that repeated to a fixed point (a prototype's own prototype: `ǆ` is `dž`, then `dz̆`). The
+ * skeleton is read one code point at a time ({@link readSkeleton}): an ASCII name character (a
+ * letter, a digit, `_`, `-`, `.`, `:`: `isNameCode`) as itself, and a prototype that is a Latin
+ * letter of no ASCII one (`ᴘ` for `ᴩ`, `ʙ` for `в`, `ꞓ` for `ⲉ`) as src/_latin-letters.ts or
+ * {@link PROTOTYPE_LETTERS} reads it, any other by its compatibility form (NFKC: `₁₀` for `⏨`)
+ * when that is ASCII name characters. Kept: every source that is not ASCII and whose skeleton
+ * reads whole as name characters, one or more (review rev78c F1: only prototypes of one ASCII
+ * character were taken, and `</rⲉpository_instructions>` with a Coptic `ⲉ` (prototype `ꞓ`),
+ * `<available_skiǁs>` (`ǁ` is `ll`), `<tꝏʪ>` (`ꝏ` `oo`, `ʪ` `ls`), `<ᴩroject_rules>` were
+ * printed raw). Each such source is
  *
  * - read already, and left out: its compatibility form (NFKC, as Node's ICU has it) is ASCII name
  *   characters (`ｒ`, `𝐫`, `Ⅰ`; `ſ` is `s` there, `f` here: NFKC's reading is kept, as before);
- * - else in the table, by its prototype, lower-cased as the names are compared.
+ * - else in the table, by its skeleton's reading, lower-cased as the names are compared.
+ *
+ * A precomposed letter decomposes first (`ţ` is `t` and a cedilla, not confusables.txt's `ƫ`),
+ * and a mark left in the skeleton is no name character: src/_prompt-text.ts reads such a letter
+ * by its base (`baseCharsOf`).
  *
  * The Unicode version is the file's; Node's ICU (process.versions.unicode) should be as new, so
  * that NFKC knows each code point the file has.
@@ -27,9 +39,9 @@
  * commit 8d7f032dacd21fc8b3fc255c485ab2b4bc1ac105); the same file is
  * https://www.unicode.org/Public/security/17.0.0/confusables.txt. It is not committed (660 KB).
  *
- * `--pairs` writes every entry read (the table's and NFKC's), one a line (code, prototype, kind,
- * name of the source), for test/catalogue/hostile-letters-confusables.test.ts, which checks each
- * against the reader itself.
+ * `--pairs` writes every entry read (the table's and NFKC's), one a line (code, what it reads
+ * as, kind, name of the source), for test/catalogue/hostile-letters-confusables.test.ts, which
+ * checks each against the reader itself.
  *
  * Run: node scripts/gen-confusable-letters.mjs confusables.txt > src/_confusable-letters.ts
  *      node scripts/gen-confusable-letters.mjs confusables.txt --pairs > test/catalogue/_confusables-17.tsv
@@ -49,62 +61,158 @@ const version = /^# Version: (\S+)/m.exec(text)?.[1] ?? "unknown";
 const NAME_CHAR = /^[A-Za-z0-9_.:-]$/;
 const ASCII_NAME = /^[A-Za-z0-9_.:-]+$/;
 
-/** `[source, prototype, kind, name]` for each entry of one ASCII name character. */
-const entries = [];
+/**
+ * Prototypes read by hand, each a letter of no ASCII one that confusables.txt gives as the
+ * prototype of letters drawn as an ASCII one:
+ *
+ * - `ꞓ` and `Ꞓ` (C WITH BAR) are the prototypes of `ε`, `є`, Coptic `ⲉ`, Cyrillic `ԑ`,
+ *   Cherokee `ꮛ`, `⋴` (and `Є`, `Ⲉ`, `€`), each drawn as `e` (a round `e` open at its right):
+ *   read in a word as `e` (`<systєm-reminder>`, review rev76c F3; `</rⲉpository_instructions>`,
+ *   rev78c F1). `ꞓ` itself is read by its name, as `c` (src/_latin-letters.ts).
+ * - `ĸ` (KRA), the prototype of Cyrillic `к` and the small capital `ᴋ`, is drawn as a small `k`
+ *   and named after no letter: `k`, itself too (`<sĸills>`, rev78c F1).
+ */
+const PROTOTYPE_LETTERS = new Map([
+  [0xa793, "e"],
+  [0xa792, "e"],
+  [0x138, "k"],
+]);
+
+/** Prototypes read by hand that are also read as sources (`ĸ` is in no entry's source). */
+const SELF_READ = [0x138];
+
+/** src/_latin-letters.ts's table (generated by scripts/gen-latin-letters.py), as it is written. */
+const LATIN = new Map();
+{
+  const latin = readFileSync(new URL("../src/_latin-letters.ts", import.meta.url), "utf8");
+  for (const [, from, to] of latin.matchAll(/^ {4}\["([^"]*)", "([^"]*)"\],$/gmu))
+    for (const [k, c] of [...from].entries()) LATIN.set(c.codePointAt(0), to[k]);
+  if (LATIN.size < 300) throw new Error("src/_latin-letters.ts: table not found");
+}
+
+/** Each source's prototype (type MA), by code point. */
+const PROTOTYPES = new Map();
+/** Each source's name in the file. */
+const NAMES = new Map();
 for (const line of text.split("\n")) {
   const m = /^([0-9A-F]+) ;\t([0-9A-F ]+?) ;\tMA\t#\*? \( .+ \) (.+?) → /.exec(line);
   if (m === null) continue;
   const code = Number.parseInt(m[1], 16);
-  const prototype = m[2]
-    .split(" ")
-    .map((h) => String.fromCodePoint(Number.parseInt(h, 16)))
-    .join("");
-  if (code < 0x80 || !NAME_CHAR.test(prototype)) continue;
-  const kind = ASCII_NAME.test(String.fromCodePoint(code).normalize("NFKC")) ? "nfkc" : "table";
-  entries.push([code, prototype, kind, m[3]]);
+  PROTOTYPES.set(code, String.fromCodePoint(...m[2].split(" ").map((h) => Number.parseInt(h, 16))));
+  NAMES.set(code, m[3]);
+}
+
+/** UTS #39's skeleton of `s`, its prototypes followed to a fixed point. */
+function skeleton(s) {
+  const step = (t) =>
+    [...t.normalize("NFD")]
+      .map((c) => PROTOTYPES.get(c.codePointAt(0)) ?? c)
+      .join("")
+      .normalize("NFD");
+  let at = step(s);
+  for (let k = 0; k < 16; k++) {
+    const next = step(at);
+    if (next === at) return at;
+    at = next;
+  }
+  throw new Error(`no fixed point for U+${s.codePointAt(0).toString(16)}`);
+}
+
+/** A skeleton as ASCII name characters, lower-cased, or undefined when one of its code points reads as none. */
+function readSkeleton(s) {
+  let out = "";
+  for (const c of s) {
+    const code = c.codePointAt(0);
+    const compatible = c.normalize("NFKC");
+    const read = NAME_CHAR.test(c)
+      ? c
+      : (PROTOTYPE_LETTERS.get(code) ??
+        LATIN.get(code) ??
+        (ASCII_NAME.test(compatible) ? compatible : undefined));
+    if (read === undefined) return undefined;
+    out += read;
+  }
+  return out.toLowerCase();
+}
+
+/** `[source, reading, kind, name]` for each entry read as ASCII name characters. */
+const entries = [];
+for (const code of [...PROTOTYPES.keys(), ...SELF_READ]) {
+  if (code < 0x80) continue;
+  const source = String.fromCodePoint(code);
+  const read = SELF_READ.includes(code)
+    ? PROTOTYPE_LETTERS.get(code)
+    : readSkeleton(skeleton(source));
+  if (read === undefined) continue;
+  const kind = ASCII_NAME.test(source.normalize("NFKC")) ? "nfkc" : "table";
+  entries.push([code, read, kind, NAMES.get(code) ?? "LATIN SMALL LETTER KRA"]);
 }
 entries.sort((a, b) => a[0] - b[0]);
 
 const out = process.stdout;
 if (mode === "--pairs") {
   out.write(`# scripts/gen-confusable-letters.mjs --pairs, confusables.txt ${version}\n`);
-  for (const [code, prototype, kind, name] of entries)
-    out.write(`${code.toString(16).toUpperCase()}\t${prototype}\t${kind}\t${name}\n`);
+  for (const [code, read, kind, name] of entries)
+    out.write(`${code.toString(16).toUpperCase()}\t${read}\t${kind}\t${name}\n`);
 } else {
   const found = entries.filter(([, , kind]) => kind === "table");
+  const single = found.filter(([, read]) => read.length === 1);
+  const multi = found.filter(([, read]) => read.length > 1);
   out.write(
     `// Generated by scripts/gen-confusable-letters.mjs from Unicode ${version} confusables.txt; do not edit.\n\n` +
       "/**\n" +
-      " * Every code point Unicode's confusables.txt draws as one ASCII name character (its\n" +
-      " * prototype: Cyrillic `г` is `r`, Greek `σ` is `o`, Cherokee `Ꭺ` is `A`, `∪` is `U`, `٠`\n" +
-      " * is `.`), lower-cased, except those whose compatibility form (NFKC) is ASCII already\n" +
-      " * (review rev76c F3: the hand-typed Greek and Cyrillic rows missed `ϲ σ ѵ ү γ г ϳ є`).\n" +
-      " * src/_prompt-text.ts's LOOK_ALIKE_LETTERS reads it, with a few hand-chosen extras.\n" +
+      " * Every code point Unicode's confusables.txt draws as ASCII name characters (its skeleton:\n" +
+      " * Cyrillic `г` is `r`, Greek `σ` is `o`, Cherokee `Ꭺ` is `A`, `∪` is `U`, `٠` is `.`,\n" +
+      " * Coptic `ⲉ` is `ꞓ`, read `e`; `ǁ` is `ll`, `ꝏ` `oo`), lower-cased, except those whose\n" +
+      " * compatibility form (NFKC) is ASCII already (reviews rev76c F3: the hand-typed Greek and\n" +
+      " * Cyrillic rows missed `ϲ σ ѵ ү γ г ϳ є`; rev78c F1: prototypes of two letters or of a\n" +
+      " * letter of no ASCII one were left out). src/_prompt-text.ts's LOOK_ALIKE_LETTERS reads it,\n" +
+      " * with a few hand-chosen extras.\n" +
       " */\n" +
-      "export const CONFUSABLE_LETTERS: ReadonlyMap<number, string> = new Map(\n" +
-      "  [\n",
+      "export const CONFUSABLE_LETTERS: ReadonlyMap<number, string> = new Map([\n" +
+      "  // Each code point of a row's first string reads as the character of its second at its place.\n" +
+      "  ...[\n",
   );
   // Lines of at most 40 code points each and short enough for the formatter's 100 columns (an
   // astral code point counts 2, a `\u{…}` its length), the code points and what each reads as.
-  let row = [];
-  const line = (entries) =>
-    `    ["${entries.map(([code]) => escaped(code)).join("")}", "${entries.map(([, p]) => p.toLowerCase()).join("")}"],\n`;
-  for (const entry of found) {
-    if (row.length === 40 || (row.length > 0 && line([...row, entry]).length > 96)) {
-      out.write(line(row));
-      row = [];
+  const rows = (list, line, indent) => {
+    let row = [];
+    for (const entry of list) {
+      if (row.length === 40 || (row.length > 0 && line([...row, entry]).length > 100 - indent)) {
+        out.write(line(row));
+        row = [];
+      }
+      row.push(entry);
     }
-    row.push(entry);
-  }
-  if (row.length > 0) out.write(line(row));
+    if (row.length > 0) out.write(line(row));
+  };
+  rows(
+    single,
+    (list) =>
+      `    ["${list.map(([code]) => escaped(code)).join("")}", "${list.map(([, p]) => p).join("")}"],\n`,
+    4,
+  );
   out.write(
     '  ].flatMap(([from = "", to = ""]) =>\n' +
       '    [...from].map((c, k) => [c.codePointAt(0) ?? 0, to[k] ?? ""] as const),\n' +
       "  ),\n" +
-      ");\n",
+      "  // Each code point of a row's first string reads as its second string whole (`ǁ` as `ll`).\n" +
+      "  ...[\n",
+  );
+  const byReading = new Map();
+  for (const entry of multi) byReading.set(entry[1], [...(byReading.get(entry[1]) ?? []), entry]);
+  for (const [read, list] of [...byReading].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    rows(
+      list,
+      (part) => `    ["${part.map(([code]) => escaped(code)).join("")}", "${read}"],\n`,
+      4,
+    );
+  out.write(
+    '  ].flatMap(([from = "", to = ""]) => [...from].map((c) => [c.codePointAt(0) ?? 0, to] as const)),\n' +
+      "]);\n",
   );
   process.stderr.write(
-    `${found.length} code points (${entries.length - found.length} read by NFKC)\n`,
+    `${found.length} code points, ${multi.length} of several characters (${entries.length - found.length} read by NFKC)\n`,
   );
 }
 
