@@ -81,7 +81,7 @@ export const NOT_UTF8_PATH =
   "the path is not UTF-8 (a name in it has other bytes, shown as \uFFFD), so it cannot be opened by its name (rename the folder, or run from one whose path is UTF-8)";
 
 /** The most bytes a path the system looks up may hold (with its final NUL), and a name in it: Linux's PATH_MAX and NAME_MAX. */
-const PATH_MAX = 4096;
+export const PATH_MAX = 4096;
 export const NAME_MAX = 255;
 
 /**

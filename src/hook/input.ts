@@ -10,6 +10,8 @@
  * - Gemini CLI `AfterTool`: docs/hooks/reference.md in github.com/google-gemini/gemini-cli
  */
 
+import { PATH_MAX } from "../_paths.js";
+
 /** The agents `sysprompt hook` answers, each with the event it is run from. */
 export const HOOK_EVENTS = {
   "claude-code": "PostToolUse",
@@ -134,6 +136,11 @@ export function parseHookInput(
   if (typeof cwd !== "string" || !cwd.startsWith("/") || cwd.includes("\0")) {
     return { problem: "the hook input has no absolute cwd" };
   }
+  if (cwd.length > PATH_MAX) {
+    return {
+      problem: `the hook input's cwd is ${cwd.length} characters long, and no folder's path is longer than ${PATH_MAX}`,
+    };
+  }
   const tool = value.tool_name;
   if (typeof tool !== "string" || tool === "")
     return { problem: "the hook input has no tool_name" };
@@ -174,6 +181,11 @@ export interface NamedPaths {
   shell?: { command: string; workdir?: string };
   /** A patch's text, when the tool applies one. */
   patch?: string;
+  /**
+   * How many path arguments were left out for being longer than PATH_MAX:
+   * no file has such a path, and resolving 30 MB of one took seconds (rev79h F3).
+   */
+  tooLong?: number;
 }
 
 /** Where a tool's arguments hold what it touches. */
@@ -254,22 +266,32 @@ export function namedPaths(agent: ToolAgent, tool: string, input: unknown): Name
   const args = isRecord(input) ? input : {};
   const out: NamedPaths = { files: [] };
   if (shape === undefined) return out;
+  // Every path argument is measured here, before anything resolves or splits it (rev79h F3).
+  let tooLong = 0;
+  const fits = (p: string): boolean => {
+    if (p.length <= PATH_MAX) return true;
+    tooLong++;
+    return false;
+  };
   const one = firstString(args, shape.path ?? []);
-  if (one !== undefined) out.files.push(one);
+  if (one !== undefined && fits(one)) out.files.push(one);
   for (const key of shape.list ?? []) {
     const list = args[key];
     if (!Array.isArray(list)) continue;
     for (const p of list.slice(0, MAX_LISTED)) {
-      if (typeof p === "string" && p.trim() !== "" && !GLOB.test(p)) out.files.push(p);
+      if (typeof p === "string" && p.trim() !== "" && fits(p) && !GLOB.test(p)) out.files.push(p);
     }
   }
   if (shape.command !== undefined) {
     const command = commandText(args[shape.command]);
-    const workdir = firstString(args, shape.workdir ?? []);
-    if (command !== undefined) {
+    const written = firstString(args, shape.workdir ?? []);
+    // A workdir no folder can have: the command's relative paths are not looked for.
+    const workdir = written === undefined || fits(written) ? written : undefined;
+    if (command !== undefined && (written === undefined || workdir !== undefined)) {
       out.shell = workdir === undefined ? { command } : { command, workdir };
     }
   }
+  if (tooLong > 0) out.tooLong = tooLong;
   const patch = firstString(args, shape.patch ?? []);
   if (patch !== undefined) out.patch = patch;
   return out;

@@ -6,6 +6,7 @@
  * hook never blocks or fails the agent's tool call.
  */
 
+import { PATH_MAX } from "../_paths.js";
 import { envAgentDir } from "../locate/layers.js";
 import type { HookWhere } from "./context.js";
 import { nothingNew } from "./fast.js";
@@ -83,6 +84,28 @@ export async function callContext(
   const named = namedPaths(agent, call.tool, call.input);
   // Most calls name nothing of interest: answered before anything else is loaded or read.
   if (namesNothing(named)) return {};
+  const said = tooLongNote(named);
+  const found = await touchedContext(agent, call, named, where, late, room, distilledRoom);
+  if (said === undefined) return found;
+  return { ...found, note: found.note === undefined ? said : `${said}; ${found.note}` };
+}
+
+/** The note for a call's path arguments left out for their length, or undefined (rev79h F3). */
+function tooLongNote(named: NamedPaths): string | undefined {
+  const n = named.tooLong ?? 0;
+  if (n === 0) return undefined;
+  return `${n === 1 ? "a path" : `${n} paths`} of this call not looked at: longer than ${PATH_MAX} characters, which no file's path is`;
+}
+
+async function touchedContext(
+  agent: ToolAgent,
+  call: HookCall,
+  named: NamedPaths,
+  where: HookWhere,
+  late: () => boolean,
+  room: number,
+  distilledRoom: number | undefined,
+): Promise<{ text?: string; note?: string }> {
   try {
     const paths = await touchedPaths(named, call.cwd, where.home);
     if (paths.length === 0) return {};
@@ -114,5 +137,10 @@ export async function callContext(
 
 /** Whether a call names no file, shell command or patch: nothing it touches can bring instructions. */
 function namesNothing(named: NamedPaths): boolean {
-  return named.files.length === 0 && named.shell === undefined && named.patch === undefined;
+  return (
+    named.files.length === 0 &&
+    named.shell === undefined &&
+    named.patch === undefined &&
+    named.tooLong === undefined
+  );
 }

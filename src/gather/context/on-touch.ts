@@ -3,7 +3,15 @@ import { pushAll } from "../../_arrays.js";
 import { realpathOrSelf } from "../../_fs.js";
 import { realpath, stat } from "../../_io.js";
 import { pace } from "../../_pace.js";
-import { ancestorsOf, childPath, expandHome, homeFolder, isWithin, toPosix } from "../../_paths.js";
+import {
+  ancestorsOf,
+  childPath,
+  expandHome,
+  homeFolder,
+  isWithin,
+  PATH_MAX,
+  toPosix,
+} from "../../_paths.js";
 import {
   escapeWrapperTags,
   oneLine,
@@ -309,12 +317,18 @@ export async function loadContextForPathsSince(
   for (const written of paths.slice(0, MAX_TOUCH_PATHS)) {
     if (!(await inTime())) break;
     if (written === "" || written.includes("\0")) continue;
-    const abs = resolve(cwd, expandHome(written, home));
-    if (abs.length > MAX_TOUCH_PATH_LENGTH) {
+    // Measured before it is resolved (only its head is, to be shown): resolving 30 MB of `a/`
+    // took seconds and GBs (rev79h F3).
+    const long = written.length > MAX_TOUCH_PATH_LENGTH;
+    const abs = resolve(cwd, expandHome(long ? written.slice(0, 200) : written, home));
+    if (long || abs.length > MAX_TOUCH_PATH_LENGTH) {
+      const size = long
+        ? `${written.length} characters long as written`
+        : `${abs.length} characters long`;
       diagnostics.push({
         level: "info",
         code: "touch-unresolvable",
-        message: `nothing loaded for this path: it is ${abs.length} characters long, and no file's path is longer than ${MAX_TOUCH_PATH_LENGTH}`,
+        message: `nothing loaded for this path: it is ${size}, and no file's path is longer than ${MAX_TOUCH_PATH_LENGTH}`,
         path: oneLine(toPosix(abs.slice(0, 200))),
       });
       continue;
@@ -868,7 +882,7 @@ function lower(name: string): string {
  * path a folder at a time, which costs its length squared: a tool path of
  * 30,000 folders (60 KB, from the agent's side) held contextFor for 29 s.
  */
-const MAX_TOUCH_PATH_LENGTH = 4096;
+const MAX_TOUCH_PATH_LENGTH = PATH_MAX;
 
 /**
  * The real path of `abs`, and whether it is a folder. A path that does not

@@ -7,7 +7,7 @@
  */
 import { resolve } from "node:path";
 import { hostClosingAfter } from "../../_fence.js";
-import { expandHome } from "../../_paths.js";
+import { expandHome, PATH_MAX } from "../../_paths.js";
 import type { TouchedFile } from "../../gather/context/index.js";
 import { formatTouched } from "../../touch/format.js";
 import { shellPaths } from "../../touch/shell-paths.js";
@@ -41,7 +41,8 @@ export async function touchedPaths(
   >;
   if (PATH_TOOLS.has(toolName)) {
     const path = args.path;
-    if (typeof path !== "string" || path.trim() === "") return [];
+    // Measured before it is resolved: no file's path is longer (rev79h F3).
+    if (typeof path !== "string" || path.trim() === "" || path.length > PATH_MAX) return [];
     return [resolvePiPath(path, cwd, home)];
   }
   if (toolName !== "bash" || typeof args.command !== "string") return [];
