@@ -1,5 +1,6 @@
-import { boundedPattern, newIgnore } from "../../_gitignore.js";
-import { trimRuns } from "../../_text.js";
+import { boundedPattern, MAX_DOUBLE_STARS, newIgnore } from "../../_gitignore.js";
+import { describe, trimRuns } from "../../_text.js";
+import type { Diagnostic } from "../../types.js";
 
 /**
  * Matching a glob rule's globs against a path, with `ignore` (already a
@@ -75,18 +76,7 @@ export function expandBraces(glob: string, limit = MAX_GLOBS_PER_RULE): string[]
  * `MAX_DOUBLE_STARS` (see `boundedPattern`).
  */
 export function globMatcher(globs: readonly string[]): (rel: string) => boolean {
-  const patterns: string[] = [];
-  for (const glob of globs) {
-    const g = glob.trim();
-    if (g === "" || g.length > MAX_GLOB_LENGTH) continue;
-    for (const one of expandBraces(g, MAX_GLOBS_PER_RULE - patterns.length)) {
-      // A leading `./` is the folder itself, as in the rule files' own examples.
-      const bounded = boundedPattern(one.startsWith("./") ? one.slice(2) : one);
-      // More `**` than a match can take in linear time: this glob matches nothing.
-      if (bounded !== undefined) patterns.push(bounded);
-    }
-    if (patterns.length >= MAX_GLOBS_PER_RULE) break;
-  }
+  const { patterns } = globPatterns(globs);
   if (patterns.length === 0) return () => false;
   const ig = newIgnore();
   for (const pattern of patterns) {
@@ -106,6 +96,80 @@ export function globMatcher(globs: readonly string[]): (rel: string) => boolean 
       return false;
     }
   };
+}
+
+/** What of a rule's globs {@link globMatcher} uses, and what it leaves out (each said by {@link globDiagnostics}). */
+interface GlobPatterns {
+  patterns: string[];
+  /** Globs over {@link MAX_GLOB_LENGTH} characters. */
+  tooLong: string[];
+  /** Alternatives with more `**` than `MAX_DOUBLE_STARS`. */
+  tooManyStars: string[];
+  /** Globs (or their brace alternatives) past {@link MAX_GLOBS_PER_RULE}, counted (`pastMore`: at least); the first of them. */
+  past: number;
+  pastMore?: boolean;
+  firstPast?: string;
+}
+
+/** The one reading of a rule's globs into `ignore` patterns, within the caps (see {@link globMatcher}). */
+function globPatterns(globs: readonly string[]): GlobPatterns {
+  const out: GlobPatterns = { patterns: [], tooLong: [], tooManyStars: [], past: 0 };
+  for (const glob of globs) {
+    const used = out.patterns.length;
+    const g = glob.trim();
+    if (g === "") continue;
+    if (g.length > MAX_GLOB_LENGTH) {
+      out.tooLong.push(g);
+      continue;
+    }
+    // Expanded a rule's worth further only to count what is left out.
+    const all = expandBraces(g, 2 * MAX_GLOBS_PER_RULE + 1);
+    if (all.length > 2 * MAX_GLOBS_PER_RULE) out.pastMore = true;
+    const room = Math.max(0, MAX_GLOBS_PER_RULE - used);
+    if (all.length > room) {
+      out.past += all.length - room;
+      out.firstPast ??= all[room];
+    }
+    for (const one of all.slice(0, room)) {
+      // A leading `./` is the folder itself, as in the rule files' own examples.
+      const bounded = boundedPattern(one.startsWith("./") ? one.slice(2) : one);
+      // More `**` than a match can take in linear time: this glob matches nothing.
+      if (bounded === undefined) out.tooManyStars.push(one);
+      else out.patterns.push(bounded);
+    }
+  }
+  return out;
+}
+
+/** Most globs one diagnostic names. */
+const NAMED_GLOBS = 5;
+
+/**
+ * A warning at `path` for each kind of glob of a rule that {@link globMatcher}
+ * leaves out, naming them (review rev79h F4: they were dropped in silence).
+ * Said where a rule file is read (`toRule`), so a render and the hook's loading say it.
+ */
+export function globDiagnostics(globs: readonly string[], path: string): Diagnostic[] {
+  const got = globPatterns(globs);
+  const out: Diagnostic[] = [];
+  const named = (list: string[]) =>
+    `${list
+      .slice(0, NAMED_GLOBS)
+      .map((g) => describe(g))
+      .join(", ")}${list.length > NAMED_GLOBS ? ` and ${list.length - NAMED_GLOBS} more` : ""}`;
+  const say = (message: string) =>
+    out.push({ level: "warning", code: "rule-glob-refused", message, path });
+  if (got.tooManyStars.length > 0)
+    say(
+      `globs with more than ${MAX_DOUBLE_STARS} ** (a/**/b/**/c) match nothing (matching them costs time that grows with a path's depth to the power of their count): ${named(got.tooManyStars)}`,
+    );
+  if (got.tooLong.length > 0)
+    say(`globs over ${MAX_GLOB_LENGTH} characters match nothing: ${named(got.tooLong)}`);
+  if (got.past > 0)
+    say(
+      `${got.past}${got.pastMore ? " or more" : ""} globs past the first ${MAX_GLOBS_PER_RULE} of this rule (each brace alternative counts one) are not used, from ${describe(got.firstPast ?? "")}: split the rule`,
+    );
+  return out;
 }
 
 /**

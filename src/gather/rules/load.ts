@@ -38,6 +38,7 @@ import {
   ruleName,
 } from "./formats.js";
 import { geminiContextNames } from "./gemini-settings.js";
+import { globDiagnostics } from "./globs.js";
 import { ruleSourcesProblem } from "./rule-sources.js";
 import type { LoadedRules, Rule, RuleAccount, RuleFate } from "./types.js";
 
@@ -614,7 +615,12 @@ export function toRule(
       ...(read.description ? { description: read.description } : {}),
     },
     ...(disabled ? { disabled } : {}),
-    diagnostics: [...doc.diagnostics, ...read.diagnostics],
+    diagnostics: [
+      ...doc.diagnostics,
+      ...read.diagnostics,
+      // What of its globs matches nothing is said where the rule is read (rev79h F4).
+      ...(read.activation === "glob" ? globDiagnostics(read.globs, path) : []),
+    ],
   };
 }
 
