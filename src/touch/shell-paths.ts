@@ -6,13 +6,13 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { lstat } from "../_io.js";
-import { expandHome, PATH_MAX } from "../_paths.js";
+import { expandHome } from "../_paths.js";
 
 /** Most words of one command looked at, and most paths taken from them. */
 export const MAX_SHELL_WORDS = 256;
 export const MAX_SHELL_PATHS = 16;
 /** A word longer than this is no path (PATH_MAX on Linux). */
-const MAX_PATH_LENGTH = PATH_MAX;
+const MAX_PATH_LENGTH = 4096;
 /** Characters of a command looked at: one argument of `sh -c` holds at most 128 KiB on Linux (MAX_ARG_STRLEN). */
 export const MAX_SHELL_COMMAND = 256 * 1024;
 
