@@ -175,6 +175,8 @@ const SLOW = [
   "test/catalogue/hostile-touch-deep-path.test.ts",
   // Seven hook calls of three agents against files of 6-14 KB: 0.7-0.9 s a case under load.
   "test/catalogue/hostile-hook-text-cap.test.ts",
+  // rev79h F1/F2/F5: six hook calls, the first loading the hook's full path (1.3-1.5 s).
+  "test/catalogue/hostile-hook-note-warnings.test.ts",
   "test/catalogue/hostile-rules-timeout-user.test.ts",
   // Its twin for context files: a render that waits out its 500 ms deadline on slowed look-ups.
   "test/catalogue/hostile-context-timeout-user.test.ts",

@@ -477,12 +477,32 @@ export function lastLineOpenToYours(text: string, joiner: string, onEscaped?: ()
  * section (found while fixing rev70a F2). Read again once; when it still
  * hides, or what hides cannot be told, every `<` is written `&lt;`.
  */
-function rawShownToYours(text: string, joiner: string): string {
+function rawShownToYours(
+  text: string,
+  joiner: string,
+  onEscaped?: () => void,
+  onClosed?: () => void,
+): string {
   let out = text;
-  for (let reading = 0; reading < 2; reading++) {
-    const tags = rawHidingTags(out, joiner);
-    if (tags === undefined) return out;
-    if (tags.length === 0) break;
+  let closed = false;
+  for (let reading = 0; reading < 3; reading++) {
+    // A formatting element only that parser opens again after the text (`` Wrap it in `<code>` or
+    // `<b>` tags. ``: rev78c F2) is closed, on a line CommonMark shows nothing of, not written
+    // `&lt;`: `` `<code>` `` in a code span is common in real Markdown, and shown as written.
+    const reopened: number[] = [];
+    const tags = rawHidingTags(out, joiner, reopened);
+    if (tags === undefined && reopened.length === 0) return out;
+    if (tags !== undefined && tags.length === 0) break;
+    if (tags === undefined) {
+      if (closed) break;
+      const ends = rawEndTags(out, reopened);
+      if (ends === undefined) break;
+      out = withLine(out, `${EMPTY_COMMENT}${ends}`);
+      closed = true;
+      onClosed?.();
+      continue;
+    }
+    onEscaped?.();
     let escaped = "";
     let from = 0;
     for (const at of tags) {
@@ -491,7 +511,25 @@ function rawShownToYours(text: string, joiner: string): string {
     }
     out = escaped + out.slice(from);
   }
+  onEscaped?.();
   return out.replaceAll("<", "&lt;");
+}
+
+/**
+ * The end tags, innermost first, of the start tags at `tags` in `text` (offsets
+ * of their `<`, in order); undefined when one has no name there.
+ */
+function rawEndTags(text: string, tags: readonly number[]): string | undefined {
+  const names: string[] = [];
+  for (const at of tags) {
+    const name = /^<([A-Za-z][^\t\n\f\r />]*)/.exec(text.slice(at, at + 64))?.[1];
+    if (name === undefined) return undefined;
+    names.push(name.toLowerCase());
+  }
+  return names
+    .reverse()
+    .map((name) => `</${name}>`)
+    .join("");
 }
 
 /** What {@link closedOpenToYours} is told: {@link HiddenRunsOptions}, and `onEscaped` when the last paragraph's `<` were written `&lt;`. */
@@ -882,16 +920,29 @@ function closedBlocks(
   // No closer added: the text is bare, its `<` written as text or not.
   const unclosed = read === text && closed === judged;
   // Read raw too: a tag in a code span, a code block or over a blank line is one to an HTML parser.
-  const ended = rawShownToYours(withoutUnendedTag(closed), "\n\n");
+  const unended = withoutUnendedTag(closed);
+  let escaped = unended !== closed;
+  let lined = false;
+  const ended = rawShownToYours(
+    unended,
+    "\n\n",
+    () => {
+      escaped = true;
+    },
+    () => {
+      lined = true;
+    },
+  );
   if (ended === closed) {
     if (judged !== read) options?.onEscaped?.();
     return { text: closed, bare: unclosed };
   }
-  options?.onEscaped?.();
+  // Only closed (a formatting element a raw reader opens again): no word, as the closers say none.
+  if (escaped || judged !== read) options?.onEscaped?.();
   // Its `<` written `&lt;`, what the tag held is Markdown: a fence line that was in its HTML
   // block opens a fence, a `<span hidden>` in its quoted value is an element. Closed again.
   const reclosed = withoutUnendedTag(closeHiddenRuns(close(ended), { withLine, close }, options));
-  return { text: reclosed, bare: unclosed && reclosed === ended };
+  return { text: reclosed, bare: unclosed && !lined && reclosed === ended };
 }
 
 /**
@@ -1125,18 +1176,14 @@ export function hostClosingAfter(before: string): string | undefined {
  * (past the call's budget: known limit).
  */
 function withRawEndTags(text: string): string {
-  const tags = rawHidingTags(text, "\n\n");
-  if (tags === undefined || tags.length === 0) return text;
-  const names: string[] = [];
-  for (const at of tags) {
-    const name = /^<([A-Za-z][^\t\n\f\r />]*)/.exec(text.slice(at, at + 64))?.[1];
-    if (name === undefined) return text;
-    names.push(name.toLowerCase());
-  }
-  const ends = names
-    .reverse()
-    .map((name) => `</${name}>`)
-    .join("");
+  // With the formatting elements only that parser opens again after it (rev78c F2).
+  const reopened: number[] = [];
+  const hiding = rawHidingTags(text, "\n\n", reopened);
+  if (hiding !== undefined && hiding.length === 0) return text;
+  const tags = [...new Set([...(hiding ?? []), ...reopened])].sort((a, b) => a - b);
+  if (tags.length === 0) return text;
+  const ends = rawEndTags(text, tags);
+  if (ends === undefined) return text;
   // End tags only end elements: appended whether or not a reading after them is affordable.
   return withLine(text, `${EMPTY_COMMENT}${ends}`);
 }

@@ -18,6 +18,7 @@ import { type HookWhere, hookLoading, mayBringSomething } from "./context.js";
 import { MAX_CHECKED, resolved, searchedFolders, stampOf, watchedPaths } from "./fast.js";
 import { geminiCut } from "./gemini-cut.js";
 import type { HookCall, ToolAgent } from "./input.js";
+import { noteOf } from "./note.js";
 import {
   distilledCut,
   GEMINI_CHARS,
@@ -52,6 +53,8 @@ export interface SlowCall {
    * text its result keeps undistilled (`replyStart`); used only then.
    */
   distilledRoom?: number;
+  /** What the call itself has to say (the paths its caps left out): said with the pass's warnings. */
+  said?: readonly Diagnostic[];
 }
 
 /**
@@ -87,7 +90,8 @@ export async function slowContext(
       }).catch(() => {
         // The memo only saves later calls work: not kept this time, they look again.
       });
-      return {};
+      const note = noteOf(c.said ?? []);
+      return note === undefined ? {} : { note };
     }
   }
   // Gemini CLI's settings may cut its shell result below the 40,000 characters the room was counted for,
@@ -120,7 +124,9 @@ export async function slowContext(
   const view = await lookAt(paths, call.cwd, snapshot, home);
   const given = new Set(c.session.keys);
   let touched = await loading.pass(paths, given);
-  let note = firstProblem(touched.diagnostics);
+  // What the call itself says (its paths cut, `said`) and what each pass says: one note at the end.
+  const project = [call.cwd, view.base.realRoot, view.base.realCwd];
+  let failed: string | undefined;
   // Past the caller's deadline the text reaches no one: nothing is kept as given.
   if (c.late()) return {};
   // Gemini CLI shows the text with each `<` and `>` escaped: what a file leaves open is closed as it reads there.
@@ -140,7 +146,6 @@ export async function slowContext(
         // Another call of this session gave some of the same meanwhile: looked up again against what it kept.
         keys = new Set(fresh.keys);
         touched = await loading.pass(paths, keys);
-        note = firstProblem(touched.diagnostics);
       } else keys = new Set([...fresh.keys, ...ours]);
       if (c.late() || overRoom() !== undefined) return false;
       // Rules cut short by the deadline: the next call looks again rather than answer from these.
@@ -166,7 +171,7 @@ export async function slowContext(
     }
   } catch (error) {
     // The files still go to the model; they may come once more in this session.
-    note = `cannot keep what was given in ${c.location.path}: ${error instanceof Error ? error.message : String(error)}`;
+    failed = `cannot keep what was given in ${c.location.path}: ${error instanceof Error ? error.message : String(error)}`;
   }
   const size = overRoom();
   if (size !== undefined)
@@ -179,7 +184,9 @@ export async function slowContext(
     touched.files.length > 0
       ? formatTouched(touched.files, call.cwd, shown, (d) => told.push(d))
       : undefined;
-  note ??= firstProblem(told);
+  // Every warning, yours first (a repository's config warning no longer hides your rule's rewrite: rev79h F1).
+  const said = noteOf([...(c.said ?? []), ...touched.diagnostics, ...told], project);
+  const note = failed === undefined ? said : said === undefined ? failed : `${failed} | ${said}`;
   return { ...(text !== undefined ? { text } : {}), ...(note !== undefined ? { note } : {}) };
 }
 
@@ -319,13 +326,4 @@ const CUT_SHORT = new Set([
 
 function cutShort(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => CUT_SHORT.has(d.code));
-}
-
-/** The first warning or error, as one line: refused files, never paths outside the project. */
-function firstProblem(diagnostics: readonly Diagnostic[]): string | undefined {
-  const d = diagnostics.find((x) => x.level !== "info");
-  if (d === undefined) return undefined;
-  const where =
-    d.path === undefined ? "" : `${d.path}${d.line === undefined ? "" : `:${d.line}`}: `;
-  return `${where}${d.message}`.replace(/[\r\n]+/g, " ");
 }

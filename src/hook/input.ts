@@ -181,6 +181,8 @@ export interface NamedPaths {
   shell?: { command: string; workdir?: string };
   /** A patch's text, when the tool applies one. */
   patch?: string;
+  /** Paths of a list argument past {@link MAX_LISTED}, not looked at (said: rev79h F2). */
+  listedLeft?: number;
   /**
    * How many path arguments were left out for being longer than PATH_MAX:
    * no file has such a path, and resolving 30 MB of one took seconds (rev79h F3).
@@ -256,7 +258,7 @@ export const TOOL_SHAPES: Readonly<Record<ToolAgent, Readonly<Record<string, Too
 };
 
 /** Most paths taken from one list argument (`read_many_files`). */
-const MAX_LISTED = 64;
+export const MAX_LISTED = 64;
 /** A character that makes a listed path a glob, which names no one file. */
 const GLOB = /[*?[\]{}]/;
 
@@ -278,9 +280,13 @@ export function namedPaths(agent: ToolAgent, tool: string, input: unknown): Name
   for (const key of shape.list ?? []) {
     const list = args[key];
     if (!Array.isArray(list)) continue;
-    for (const p of list.slice(0, MAX_LISTED)) {
-      if (typeof p === "string" && p.trim() !== "" && fits(p) && !GLOB.test(p)) out.files.push(p);
+    let left = 0;
+    for (const [i, p] of list.entries()) {
+      if (typeof p !== "string" || p.trim() === "" || GLOB.test(p)) continue;
+      if (i >= MAX_LISTED) left++;
+      else if (fits(p)) out.files.push(p);
     }
+    if (left > 0) out.listedLeft = (out.listedLeft ?? 0) + left;
   }
   if (shape.command !== undefined) {
     const command = commandText(args[shape.command]);

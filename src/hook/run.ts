@@ -8,7 +8,9 @@
 
 import { PATH_MAX } from "../_paths.js";
 import { envAgentDir } from "../locate/layers.js";
+import type { Diagnostic } from "../types.js";
 import type { HookWhere } from "./context.js";
+import { pathCuts } from "./cuts.js";
 import { nothingNew } from "./fast.js";
 import {
   type HookAgent,
@@ -18,6 +20,7 @@ import {
   parseHookInput,
   type ToolAgent,
 } from "./input.js";
+import { noteOf } from "./note.js";
 import { touchedPaths } from "./paths.js";
 import { hookReply, replyStart } from "./reply.js";
 import { usableSnapshot } from "./snapshot.js";
@@ -108,7 +111,10 @@ async function touchedContext(
 ): Promise<{ text?: string; note?: string }> {
   try {
     const paths = await touchedPaths(named, call.cwd, where.home);
-    if (paths.length === 0) return {};
+    // Paths past a cap are not looked at: said, never dropped in silence (rev79h F2).
+    const cut = await pathCuts(named, call.cwd, where.home);
+    const said = cut === undefined ? [] : [cut];
+    if (paths.length === 0) return noted(said);
     const env = where.env;
     const agentDir = envAgentDir(env);
     const location = sessionLocation(agent, call.sessionId, { agentDir, env, home: where.home });
@@ -117,7 +123,8 @@ async function touchedContext(
     // Within a session most calls bring nothing new: said from the memo and a few stats.
     const snapshot = usableSnapshot(session.snapshot, call.cwd, now);
     const contextFiles = snapshot?.options.contextFiles !== false;
-    if (snapshot?.memo && nothingNew(paths, snapshot.memo, session.keys, contextFiles)) return {};
+    if (snapshot?.memo && nothingNew(paths, snapshot.memo, session.keys, contextFiles))
+      return noted(said);
     // Loaded only now: config, presets, rules and the on-touch loading (a bundle of its own in the CLI).
     const { slowContext } = await import("./full.js");
     return await slowContext(agent, call, paths, {
@@ -128,11 +135,18 @@ async function touchedContext(
       snapshot,
       late,
       room,
+      said,
       ...(distilledRoom === undefined ? {} : { distilledRoom }),
     });
   } catch (error) {
     return { note: `nothing added: ${error instanceof Error ? error.message : String(error)}` };
   }
+}
+
+/** The note of `said` alone, or nothing. */
+function noted(said: readonly Diagnostic[]): { note?: string } {
+  const note = noteOf(said);
+  return note === undefined ? {} : { note };
 }
 
 /** Whether a call names no file, shell command or patch: nothing it touches can bring instructions. */

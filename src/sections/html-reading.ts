@@ -898,14 +898,58 @@ interface Hider {
  * after `{{content}}` to that parser (found while fixing rev70a F2). Charged
  * to the scope's budget as a render ({@link paidCheck} pays for one).
  */
-export function rawHidingTags(text: string, joiner: string): number[] | undefined {
-  if (!mayHoldHiding(text) && !mayCapture(text)) return undefined;
+export function rawHidingTags(
+  text: string,
+  joiner: string,
+  reopened?: number[],
+): number[] | undefined {
+  const reads = reopened !== undefined && mayReopen(text);
+  if (!mayHoldHiding(text) && !mayCapture(text) && !reads) return undefined;
   // A text that ends the reader's wrapper itself is read outside it, where nothing it leaves open
   // is told apart (rev76c F1, F2: `</x-w><div>` kept every later section in the div): not told.
   if (ENDS_WRAPPER.test(text)) return [];
   const probe = probeFor(text);
   // In an ordinary element of the reader's, as the prompt prints it in its own (rev74c F2).
-  return rawHidersIn(`${WRAPPER}${text}${joiner}${probe}\n`, probe, text, 1, WRAPPER.length);
+  return rawHidersIn(
+    `${WRAPPER}${text}${joiner}${probe}\n`,
+    probe,
+    text,
+    1,
+    WRAPPER.length,
+    reads ? reopened : undefined,
+  );
+}
+
+/**
+ * HTML's formatting elements (those of its list of active formatting
+ * elements): one a raw reader has open, or in that list, where a text ends is
+ * opened again around every later text node of the prompt (rev78c F2: `` Wrap
+ * it in `<code>` or `<b>` tags. ``, which CommonMark reads as text, put your
+ * rules, skills and `<cwd>` in `code > b` for a raw reader; `<font
+ * color=white @x>` drew them white).
+ */
+const FORMATTING = [
+  "a",
+  "b",
+  "big",
+  "code",
+  "em",
+  "font",
+  "i",
+  "nobr",
+  "s",
+  "small",
+  "strike",
+  "strong",
+  "tt",
+  "u",
+];
+
+const FORMATTING_TAG = new RegExp(`<(?:${FORMATTING.join("|")})(?=[\\t\\n\\f\\r />]|$)`, "i");
+
+/** Whether `text` may leave a formatting element ({@link FORMATTING}) open or in the reader's list. Linear, one expression. */
+export function mayReopen(text: string): boolean {
+  return text.includes("<") && FORMATTING_TAG.test(text);
 }
 
 /**
@@ -955,6 +999,7 @@ function rawHidersIn(
   text: string,
   count = 1,
   offset = 0,
+  reopened?: number[],
 ): number[] | undefined {
   if (text.length > MAX_VERIFIED_CHARS) return [];
   if (rawPrepaid) rawPrepaid = false;
@@ -973,21 +1018,28 @@ function rawHidersIn(
       : undefined;
     if (on === undefined && off === undefined) return undefined;
     const tags = new Set<number>();
+    const again = new Set<number>();
     let view: string | undefined;
     for (const list of [on, off])
       for (const hiders of list ?? [])
         for (let h: Hider | undefined = hiders; h !== undefined; h = h.outer) {
           const at = h.at - offset;
           if (h.at < 0 || at < 0 || at >= end) return [];
-          // One both readers open (before a `<table>`, rev78e F3); one only a raw reader opens
-          // (`<S extends string>` in a code block) is the recorded limit, left as written.
+          // One both readers open (before a `<table>`, rev78e F3) is written `&lt;`; one only a
+          // raw reader opens (`` Wrap it in `<code>` tags. ``, `<code/x>`: rev78c F2) is told in
+          // `reopened`, to be closed after the text (an escape is shown in a code span).
           if (h.formatting) {
             view ??= markdownAsHtml(text);
-            if (view.charCodeAt(at) !== 0x3c) continue;
+            if (view.charCodeAt(at) !== 0x3c) {
+              again.add(at);
+              continue;
+            }
           }
           tags.add(at);
         }
-    // Only formatting elements a raw reader alone opens: as shown (the limit above).
+    for (const at of again) if (!tags.has(at)) reopened?.push(at);
+    reopened?.sort((a, b) => a - b);
+    // Only formatting elements a raw reader alone opens: shown once closed (`reopened`).
     if (tags.size === 0) return undefined;
     return [...tags].sort((a, b) => a - b);
   } catch (error) {

@@ -62,6 +62,9 @@ export async function sessionContextFor(
   return { ...touched, diagnostics: [...diagnostics, ...touched.diagnostics] };
 }
 
+/** The codes of a rule file found and not read: said by a touch that traced the rules itself. */
+const REFUSALS = new Set(["rule-refused", "rule-unreadable", "rule-over-cap", "name-not-utf8"]);
+
 /** What a caller of {@link sessionContextFor} may set beside the session's options. */
 export interface TouchAsked {
   contextFiles?: boolean;
@@ -116,8 +119,11 @@ export async function touchOptions(
           ...(signal ? { signal } : {}),
         }),
       );
-      if (traced !== undefined) rules = traced.rules;
-      else {
+      if (traced !== undefined) {
+        rules = traced.rules;
+        // A rule file refused (another user's in a world-writable folder) is said, as a render says it (rev79h F5).
+        for (const d of traced.diagnostics) if (REFUSALS.has(d.code)) diagnostics.push(d);
+      } else {
         rules = [...soFar.rules];
         diagnostics.push({
           level: "warning",

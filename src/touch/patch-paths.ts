@@ -18,15 +18,28 @@ const DIFF_HEADER = /^(?:\+\+\+|---) (.+)$/;
  * off; `/dev/null` and a tab-separated timestamp are left out.
  */
 export function patchPaths(patch: string): string[] {
+  return patchPathsCounted(patch, false).paths;
+}
+
+/**
+ * {@link patchPaths}, with how many more paths the patch names past
+ * {@link MAX_PATCH_PATHS} (`count`: read to its end to count them; else 0).
+ */
+export function patchPathsCounted(patch: string, count = true): { paths: string[]; left: number } {
   const out: string[] = [];
+  const seen = new Set<string>();
+  let left = 0;
   for (const raw of patch.split("\n")) {
-    if (out.length >= MAX_PATCH_PATHS) break;
+    if (out.length >= MAX_PATCH_PATHS && !count) break;
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (line.length > MAX_LINE) continue;
     const path = fromHeader(line);
-    if (path !== undefined && path !== "" && !out.includes(path)) out.push(path);
+    if (path === undefined || path === "" || seen.has(path)) continue;
+    seen.add(path);
+    if (out.length < MAX_PATCH_PATHS) out.push(path);
+    else left++;
   }
-  return out;
+  return { paths: out, left };
 }
 
 function fromHeader(line: string): string | undefined {

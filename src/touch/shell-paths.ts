@@ -162,13 +162,50 @@ export async function shellPaths(
   home: string,
   options: ShellPathOptions = {},
 ): Promise<string[]> {
+  return (await shellPathsCounted(command, cwd, home, options, false)).paths;
+}
+
+/**
+ * How many existing paths `command` names past {@link MAX_SHELL_PATHS}
+ * (what {@link shellPaths} leaves out): 0 without a look at the disk when it
+ * names no more candidate words than that.
+ */
+export async function shellPathsLeft(
+  command: string,
+  cwd: string,
+  home: string,
+  options: ShellPathOptions = {},
+): Promise<number> {
+  return (await shellPathsCounted(command, cwd, home, options, true)).left;
+}
+
+/**
+ * {@link shellPaths} (`count` false), or only how many more existing paths
+ * the command names past {@link MAX_SHELL_PATHS} (`count`: no paths when it
+ * names no more candidate words than that, and no look at the disk).
+ */
+async function shellPathsCounted(
+  command: string,
+  cwd: string,
+  home: string,
+  options: ShellPathOptions = {},
+  count = true,
+): Promise<{ paths: string[]; left: number }> {
   const out: string[] = [];
-  for (const { abs } of shellWords(command, cwd, home, options)) {
-    if (out.length >= MAX_SHELL_PATHS) break;
-    if (out.includes(abs) || !(await exists(abs))) continue;
-    out.push(abs);
+  const words = shellWords(command, cwd, home, options);
+  const more = count && new Set(words.map((w) => w.abs)).size > MAX_SHELL_PATHS;
+  if (count && !more) return { paths: [], left: 0 };
+  let left = 0;
+  const seen = new Set<string>();
+  for (const { abs } of words) {
+    if (out.length >= MAX_SHELL_PATHS && !more) break;
+    if (seen.has(abs)) continue;
+    seen.add(abs);
+    if (!(await exists(abs))) continue;
+    if (out.length < MAX_SHELL_PATHS) out.push(abs);
+    else left++;
   }
-  return out;
+  return { paths: out, left };
 }
 
 function looksLikePath(word: string, relative: boolean): boolean {

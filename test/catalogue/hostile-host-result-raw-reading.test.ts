@@ -29,7 +29,9 @@ describe("hostile repository: a tool result's tag a raw HTML reading takes hides
   });
 
   it("a result that hides nothing after it gets nothing", () => {
-    for (const result of ["Use `<b>` and `<span class=x>` here.\n", "a < b and c > d\n"])
+    for (const result of ["Use `<span class=x>` here.\n", "a < b and c > d\n"])
       expect(hostClosingAfter(result), result).toBe("");
+    // A formatting element a raw reader opens again for the host's next words is closed (rev78c F2).
+    expect(hostClosingAfter("Use `<b>` and `<span class=x>` here.\n")).toBe("<!----></b>");
   });
 });
