@@ -12,9 +12,6 @@ import { MAX_SHELL_PATHS, shellPathsLeft } from "../touch/shell-paths.js";
 import type { Diagnostic } from "../types.js";
 import { MAX_LISTED, type NamedPaths } from "./input.js";
 
-/** A working folder longer than this is no path: its command's paths are not counted. */
-const MAX_WORKDIR = 4096;
-
 /** The `touch-too-many` warning for what `named`'s caps leave out, or none. */
 export async function pathCuts(
   named: NamedPaths,
@@ -33,7 +30,8 @@ export async function pathCuts(
     cut(patchPathsCounted(named.patch).left, `a patch for its first ${MAX_PATCH_PATHS} files`);
   }
   const workdir = named.shell?.workdir;
-  if (named.shell !== undefined && (workdir === undefined || workdir.length <= MAX_WORKDIR)) {
+  // A workdir longer than PATH_MAX left the command out already (`namedPaths`, rev79h F3).
+  if (named.shell !== undefined) {
     const dir = workdir === undefined ? cwd : resolve(cwd, expandHome(workdir, home));
     const left = await shellPathsLeft(named.shell.command, dir, home, { relative: true });
     cut(left, `a command for its first ${MAX_SHELL_PATHS} paths`);

@@ -87,33 +87,11 @@ export async function callContext(
   const named = namedPaths(agent, call.tool, call.input);
   // Most calls name nothing of interest: answered before anything else is loaded or read.
   if (namesNothing(named)) return {};
-  const said = tooLongNote(named);
-  const found = await touchedContext(agent, call, named, where, late, room, distilledRoom);
-  if (said === undefined) return found;
-  return { ...found, note: found.note === undefined ? said : `${said}; ${found.note}` };
-}
-
-/** The note for a call's path arguments left out for their length, or undefined (rev79h F3). */
-function tooLongNote(named: NamedPaths): string | undefined {
-  const n = named.tooLong ?? 0;
-  if (n === 0) return undefined;
-  return `${n === 1 ? "a path" : `${n} paths`} of this call not looked at: longer than ${PATH_MAX} characters, which no file's path is`;
-}
-
-async function touchedContext(
-  agent: ToolAgent,
-  call: HookCall,
-  named: NamedPaths,
-  where: HookWhere,
-  late: () => boolean,
-  room: number,
-  distilledRoom: number | undefined,
-): Promise<{ text?: string; note?: string }> {
   try {
     const paths = await touchedPaths(named, call.cwd, where.home);
     // Paths past a cap are not looked at: said, never dropped in silence (rev79h F2).
     const cut = await pathCuts(named, call.cwd, where.home);
-    const said = cut === undefined ? [] : [cut];
+    const said = [...tooLongSaid(named), ...(cut === undefined ? [] : [cut])];
     if (paths.length === 0) return noted(said);
     const env = where.env;
     const agentDir = envAgentDir(env);
@@ -141,6 +119,15 @@ async function touchedContext(
   } catch (error) {
     return { note: `nothing added: ${error instanceof Error ? error.message : String(error)}` };
   }
+}
+
+/** The warning for a call's path arguments left out for their length (rev79h F3), or none. */
+function tooLongSaid(named: NamedPaths): Diagnostic[] {
+  const n = named.tooLong ?? 0;
+  if (n === 0) return [];
+  const what = n === 1 ? "a path" : `${n} paths`;
+  const message = `${what} of this call not looked at: longer than ${PATH_MAX} characters, which no file's path is`;
+  return [{ level: "warning", code: "touch-unresolvable", message }];
 }
 
 /** The note of `said` alone, or nothing. */

@@ -62,8 +62,18 @@ export async function sessionContextFor(
   return { ...touched, diagnostics: [...diagnostics, ...touched.diagnostics] };
 }
 
-/** The codes of a rule file found and not read: said by a touch that traced the rules itself. */
-const REFUSALS = new Set(["rule-refused", "rule-unreadable", "rule-over-cap", "name-not-utf8"]);
+/**
+ * The codes of a rule file found and not read, or read with globs that match nothing (rev79h
+ * F4): said by a touch that traced the rules itself.
+ */
+const REFUSALS = new Set([
+  "rule-refused",
+  "rule-unreadable",
+  "rule-over-cap",
+  "name-not-utf8",
+  "rule-glob-refused",
+  "frontmatter-too-large",
+]);
 
 /** What a caller of {@link sessionContextFor} may set beside the session's options. */
 export interface TouchAsked {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { globMatcher } from "../../src/gather/rules/globs.js";
 import { loadRules } from "../../src/gather/rules/index.js";
+import { runHook } from "../../src/hook/run.js";
 import { tempDir } from "../api/_helpers.js";
 
 // Review rev79h F4 (medium): parts of a glob rule never matched and nothing
@@ -63,6 +64,25 @@ describe("hostile repository: the globs of a rule that match nothing are said", 
     expect(got.rules.map((r) => r.name).sort()).toEqual(["ext", "fine", "long", "many", "tests"]);
     expect(globMatcher(got.rules.find((r) => r.name === "ext")?.globs ?? [])("src/b.e63")).toBe(
       true,
+    );
+  });
+
+  it("the hook's note says it: a Read of src/b.e69 under the 70-alternative rule", async () => {
+    const exts = Array.from({ length: 70 }, (_, i) => `e${i}`).join(",");
+    const o = setup({ "ext.md": `"**/*.{${exts}}"` });
+    mkdirSync(join(o.cwd, "src"), { recursive: true });
+    writeFileSync(join(o.cwd, "src", "b.e69"), "x\n");
+    const input = JSON.stringify({
+      session_id: "f4",
+      cwd: o.cwd,
+      hook_event_name: "PostToolUse",
+      tool_name: "Read",
+      tool_input: { file_path: join(o.cwd, "src", "b.e69") },
+    });
+    const env = { XDG_CACHE_HOME: join(o.home, "..", "cache") };
+    const out = await runHook("claude-code", input, { home: o.home, env });
+    expect(out.note).toContain(
+      `${join(o.agentDir, "rules", "ext.md")}: 6 globs past the first 64 of this rule`,
     );
   });
 });
