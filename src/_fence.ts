@@ -36,6 +36,7 @@ import { endsInTableRun, tableRunsAsText } from "./sections/gfm-tables.js";
 import {
   EMPTY_COMMENT,
   followingShown,
+  MAX_CLOSER_CHARS,
   paidCheck,
   rawHidingTags,
   unendedMarkupAt,
@@ -517,19 +518,23 @@ function rawShownToYours(
 
 /**
  * The end tags, innermost first, of the start tags at `tags` in `text` (offsets
- * of their `<`, in order); undefined when one has no name there.
+ * of their `<`, in order); undefined when one has no name there, or when they
+ * are more than {@link MAX_CLOSER_CHARS}, the CommonMark closers' bound (2,898
+ * `</b>` of 64 KB of `` `<b xN>` `` samples were one 11,599-character line,
+ * told nothing: rev80b F3). Then a repository's text is written as text
+ * ({@link rawShownToYours}) and a tool result gets nothing after it
+ * ({@link withRawEndTags}).
  */
 function rawEndTags(text: string, tags: readonly number[]): string | undefined {
-  const names: string[] = [];
-  for (const at of tags) {
+  let ends = "";
+  for (let i = tags.length - 1; i >= 0; i--) {
+    const at = tags[i] as number;
     const name = /^<([A-Za-z][^\t\n\f\r />]*)/.exec(text.slice(at, at + 64))?.[1];
     if (name === undefined) return undefined;
-    names.push(name.toLowerCase());
+    ends += `</${name.toLowerCase()}>`;
+    if (ends.length > MAX_CLOSER_CHARS) return undefined;
   }
-  return names
-    .reverse()
-    .map((name) => `</${name}>`)
-    .join("");
+  return ends;
 }
 
 /** What {@link closedOpenToYours} is told: {@link HiddenRunsOptions}, and `onEscaped` when the last paragraph's `<` were written `&lt;`. */
@@ -1152,7 +1157,8 @@ export function hostClosingAfter(before: string): string | undefined {
   const closers = (raw: boolean) => {
     const hidden = hiddenClosingAfter(blocks);
     if (hidden === undefined) return undefined;
-    return (raw ? withRawEndTags(blocks + hidden) : blocks + hidden).slice(before.length);
+    const closed = raw ? withRawEndTags(blocks + hidden) : blocks + hidden;
+    return closed?.slice(before.length);
   };
   return withCheckBudget(
     () =>
@@ -1173,9 +1179,10 @@ export function hostClosingAfter(before: string): string | undefined {
  * a file that says `` load it with a `<script>` tag `` or holds a fenced
  * `<div hidden>` put the host's next words in the script or the div for that
  * parser (review rev72c F2, on touch). Kept as it is when they cannot be told
- * (past the call's budget: known limit).
+ * (past the call's budget: known limit); undefined when its end tags are too
+ * many ({@link rawEndTags}: rev80b F3), and nothing is appended after it.
  */
-function withRawEndTags(text: string): string {
+function withRawEndTags(text: string): string | undefined {
   // With the formatting elements only that parser opens again after it (rev78c F2).
   const reopened: number[] = [];
   const hiding = rawHidingTags(text, "\n\n", reopened);
@@ -1183,7 +1190,8 @@ function withRawEndTags(text: string): string {
   const tags = [...new Set([...(hiding ?? []), ...reopened])].sort((a, b) => a - b);
   if (tags.length === 0) return text;
   const ends = rawEndTags(text, tags);
-  if (ends === undefined) return text;
+  // Too many, or one unnamed: the host's words cannot be told apart after it, so nothing is appended.
+  if (ends === undefined) return undefined;
   // End tags only end elements: appended whether or not a reading after them is affordable.
   return withLine(text, `${EMPTY_COMMENT}${ends}`);
 }

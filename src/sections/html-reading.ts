@@ -945,6 +945,8 @@ const FORMATTING = [
   "u",
 ];
 
+const FORMATTING_NAMES = new Set(FORMATTING);
+
 const FORMATTING_TAG = new RegExp(`<(?:${FORMATTING.join("|")})(?=[\\t\\n\\f\\r />]|$)`, "i");
 
 /** Whether `text` may leave a formatting element ({@link FORMATTING}) open or in the reader's list. Linear, one expression. */
@@ -1178,6 +1180,18 @@ function rawHidersOf(
   for (const element of openElements(parser)) {
     const at = element.namespaceURI === MATHML ? startOf(element) : undefined;
     if (at !== undefined) captors = { at, outer: captors };
+  }
+  // A formatting element open around the probe, in the reader's list or not: HTML's list keeps at
+  // most three identical entries and drops the earliest, which stays open on the stack (four
+  // `` `<s>` ``: rev80c F1); the wrapper's end tag pops it, so it is told here, before that tag.
+  if (wrapped) {
+    const open = openElements(parser);
+    const wrapper = open.findIndex((e) => e.tagName === "x-w");
+    if (wrapper !== -1)
+      for (const element of open.slice(wrapper + 1)) {
+        const at = FORMATTING_NAMES.has(element.tagName) ? startOf(element) : undefined;
+        if (at !== undefined) captors = { at, outer: captors, formatting: true };
+      }
   }
   parser.tokenizer.write(WRAPPER_END, false);
   // Still open above the wrapper after its end tag: what keeps the prompt's later text inside it.
