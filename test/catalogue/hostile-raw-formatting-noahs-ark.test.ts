@@ -101,6 +101,18 @@ describe("hostile repository: four identical formatting tags leave none open aro
     expectPlain(result.text, ["MYRULE", "MYSEC-MARK", "Current working directory"], "SYSTEM.md");
   });
 
+  it("a trusted project's partial with four `<s>` in your section: your words after it are in no <s>", async () => {
+    const result = await render(
+      {
+        "agent/sections/mysec.md":
+          "---\norder: 95\n---\nIntro {{> notes}} MYWORDS never push.\n\nMYNEXT ok.\n",
+        "project/.pi/partials/notes.md": "Use `<s>` `<s>` `<s>` `<s>` in diffs.\n",
+      },
+      true,
+    );
+    expectPlain(result.text, ["MYWORDS", "MYNEXT", "Current working directory"], "partial");
+  });
+
   it("on touch: a nested AGENTS.md with four `<s>` leaves the next file in no <s>", () => {
     const element = touchedElement(
       {
