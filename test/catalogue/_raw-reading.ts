@@ -1,4 +1,5 @@
 import { type DefaultTreeAdapterMap, parse } from "parse5";
+import { expect } from "vitest";
 
 type Node = DefaultTreeAdapterMap["node"];
 
@@ -29,4 +30,52 @@ export function rawHidden(text: string, marker: string): boolean | undefined {
   };
   walk(parse(text), false);
   return found;
+}
+
+/** HTML's formatting elements (the list of active formatting elements' names). */
+const FORMATTING = new Set([
+  "a",
+  "b",
+  "big",
+  "code",
+  "em",
+  "font",
+  "i",
+  "nobr",
+  "s",
+  "small",
+  "strike",
+  "strong",
+  "tt",
+  "u",
+]);
+
+/**
+ * The formatting elements around `marker`'s text node for parse5 fed `text`
+ * raw; undefined when the marker is in no text node. The oracle of the raw
+ * reading's formatting elements (reviews rev78c F2, rev80c F1), independent of
+ * sysprompt's own list.
+ */
+export function rawFormattingAround(text: string, marker: string): string[] | undefined {
+  let found: string[] | undefined;
+  const walk = (node: Node, around: string[]) => {
+    if (found !== undefined) return;
+    if (node.nodeName === "#text") {
+      if ((node as DefaultTreeAdapterMap["textNode"]).value.includes(marker)) found = around;
+      return;
+    }
+    const next =
+      "tagName" in node && FORMATTING.has(node.tagName) ? [...around, node.tagName] : around;
+    for (const child of "childNodes" in node ? (node.childNodes as Node[]) : []) walk(child, next);
+    const content = (node as { content?: Node }).content;
+    if (content !== undefined) walk(content, next);
+  };
+  walk(parse(text), []);
+  return found;
+}
+
+/** Each of `markers` sits in no formatting element for a raw reader of `text`. */
+export function expectRawPlain(text: string, markers: readonly string[], name: string): void {
+  for (const marker of markers)
+    expect(rawFormattingAround(text, marker), `${name}: ${marker}`).toEqual([]);
 }

@@ -1,9 +1,9 @@
-import { type DefaultTreeAdapterMap, parse } from "parse5";
 import { describe, expect, it } from "vitest";
 import { hostClosingAfter } from "../../src/_fence.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { touchedElement } from "../../src/touch/format.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
+import { expectRawPlain, rawFormattingAround } from "./_raw-reading.js";
 
 // Review rev80c F1. HTML's list of active formatting elements keeps at most three identical
 // entries (the Noah's Ark clause) and drops the earliest: four `` `<s>` `` (or `` `<font
@@ -18,44 +18,6 @@ import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 // CommonMark closers' bound (1,024 characters) a repository's text is written as text, with the
 // markup-as-text warning, and a tool result gets nothing after it.
 
-type Node = DefaultTreeAdapterMap["node"];
-
-const FORMATTING = new Set([
-  "a",
-  "b",
-  "big",
-  "code",
-  "em",
-  "font",
-  "i",
-  "nobr",
-  "s",
-  "small",
-  "strike",
-  "strong",
-  "tt",
-  "u",
-]);
-
-/** The formatting elements around `marker`'s text node for parse5 fed `text` raw; undefined when it is in none. */
-function rawFormattingAround(text: string, marker: string): string[] | undefined {
-  let found: string[] | undefined;
-  const walk = (node: Node, around: string[]) => {
-    if (found !== undefined) return;
-    if (node.nodeName === "#text") {
-      if ((node as DefaultTreeAdapterMap["textNode"]).value.includes(marker)) found = around;
-      return;
-    }
-    const next =
-      "tagName" in node && FORMATTING.has(node.tagName) ? [...around, node.tagName] : around;
-    for (const child of "childNodes" in node ? (node.childNodes as Node[]) : []) walk(child, next);
-    const content = (node as { content?: Node }).content;
-    if (content !== undefined) walk(content, next);
-  };
-  walk(parse(text), []);
-  return found;
-}
-
 async function render(files: Record<string, string>, trusted: boolean) {
   const root = tempDir();
   writeFiles(root, { "project/.git/HEAD": "ref: refs/heads/main\n", ...files });
@@ -65,11 +27,6 @@ async function render(files: Record<string, string>, trusted: boolean) {
 /** Your section printing each context file, then your words on its line and on the next. */
 const mySection =
   "---\norder: 95\n---\nIntro.\n\n{{#each contextFiles}}\nFrom {{path}}: {{content}} QZ-NEVER push to main.\n\nQZ-NEXT: yours wins.\n\n{{/each}}\n";
-
-function expectPlain(text: string, markers: readonly string[], name: string) {
-  for (const marker of markers)
-    expect(rawFormattingAround(text, marker), `${name}: ${marker}`).toEqual([]);
-}
 
 const next = '<instructions path="r.mdc">\nQZ-GLOB-RULE: typed.\n</instructions>';
 
@@ -85,7 +42,7 @@ describe("hostile repository: four identical formatting tags leave none open aro
         { "agent/sections/mysec.md": mySection, "project/AGENTS.md": agents },
         false,
       );
-      expectPlain(result.text, ["QZ-NEVER", "QZ-NEXT", "Current working directory"], name);
+      expectRawPlain(result.text, ["QZ-NEVER", "QZ-NEXT", "Current working directory"], name);
     });
 
   it("a trusted project's .pi/SYSTEM.md with four `<font color=white>`: your AGENTS.md and sections are not white", async () => {
@@ -98,7 +55,7 @@ describe("hostile repository: four identical formatting tags leave none open aro
       },
       true,
     );
-    expectPlain(result.text, ["MYRULE", "MYSEC-MARK", "Current working directory"], "SYSTEM.md");
+    expectRawPlain(result.text, ["MYRULE", "MYSEC-MARK", "Current working directory"], "SYSTEM.md");
   });
 
   it("a trusted project's partial with four `<s>` in your section: your words after it are in no <s>", async () => {
@@ -110,7 +67,7 @@ describe("hostile repository: four identical formatting tags leave none open aro
       },
       true,
     );
-    expectPlain(result.text, ["MYWORDS", "MYNEXT", "Current working directory"], "partial");
+    expectRawPlain(result.text, ["MYWORDS", "MYNEXT", "Current working directory"], "partial");
   });
 
   it("on touch: a nested AGENTS.md with four `<s>` leaves the next file in no <s>", () => {
@@ -146,7 +103,7 @@ describe("hostile repository: the end-tag line after a text is bounded (rev80b F
     expect(longest).toBeLessThan(1200);
     expect(result.text).not.toContain("</b></b></b></b></b></b></b></b>");
     expect(result.diagnostics.map((d) => d.code)).toContain("context-markup-as-text");
-    expectPlain(result.text, ["QZ-NEVER", "QZ-NEXT", "Current working directory"], "samples");
+    expectRawPlain(result.text, ["QZ-NEVER", "QZ-NEXT", "Current working directory"], "samples");
   });
 
   it("a tool result of the same: nothing is appended after it", () => {

@@ -1,8 +1,8 @@
-import { type DefaultTreeAdapterMap, parse } from "parse5";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
 import { touchedElement } from "../../src/touch/format.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
+import { expectRawPlain, rawFormattingAround } from "./_raw-reading.js";
 
 // Review rev78c F2. A formatting element (HTML's list of active formatting elements: `<code>`,
 // `<b>`, `<s>`, `<font color=white>`, `<a href>` …) that only an HTML parser fed the raw prompt
@@ -14,42 +14,6 @@ import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 // shows nothing of (`<!----></b></code>`): real Markdown names `<code>` or `<b>` in code spans,
 // which an escape would show as `&lt;code>`.
 
-type Node = DefaultTreeAdapterMap["node"];
-
-const FORMATTING = new Set([
-  "a",
-  "b",
-  "big",
-  "code",
-  "em",
-  "font",
-  "i",
-  "nobr",
-  "s",
-  "small",
-  "strike",
-  "strong",
-  "tt",
-  "u",
-]);
-
-/** The formatting elements around `marker`'s text node for parse5 fed `text` raw; undefined when it is in none. */
-function rawFormattingAround(text: string, marker: string): string[] | undefined {
-  let found: string[] | undefined;
-  const walk = (node: Node, around: string[]) => {
-    if (found !== undefined) return;
-    if (node.nodeName === "#text") {
-      if ((node as DefaultTreeAdapterMap["textNode"]).value.includes(marker)) found = around;
-      return;
-    }
-    const next =
-      "tagName" in node && FORMATTING.has(node.tagName) ? [...around, node.tagName] : around;
-    for (const child of "childNodes" in node ? (node.childNodes as Node[]) : []) walk(child, next);
-  };
-  walk(parse(text), []);
-  return found;
-}
-
 async function render(files: Record<string, string>, trusted: boolean) {
   const root = tempDir();
   writeFiles(root, { "project/.git/HEAD": "ref: refs/heads/main\n", ...files });
@@ -59,11 +23,6 @@ async function render(files: Record<string, string>, trusted: boolean) {
 /** Your section printing each context file, then your words on its line and on the next. */
 const mySection =
   "---\norder: 95\n---\nIntro.\n\n{{#each contextFiles}}\nFrom {{path}}: {{content}} QZ-NEVER push to main.\n\nQZ-NEXT: yours wins.\n\n{{/each}}\n";
-
-function expectPlain(text: string, markers: readonly string[], name: string) {
-  for (const marker of markers)
-    expect(rawFormattingAround(text, marker), `${name}: ${marker}`).toEqual([]);
-}
 
 describe("hostile repository: a formatting element only a raw HTML reader opens is closed after the text (rev78c F2)", () => {
   for (const [name, agents] of [
@@ -81,7 +40,7 @@ describe("hostile repository: a formatting element only a raw HTML reader opens 
         { "agent/sections/mysec.md": mySection, "project/AGENTS.md": agents },
         false,
       );
-      expectPlain(result.text, ["QZ-NEVER", "QZ-NEXT", "Current working directory"], name);
+      expectRawPlain(result.text, ["QZ-NEVER", "QZ-NEXT", "Current working directory"], name);
     });
 
   it("an untrusted always rule (.cursor/rules) ending in a quoted value over a blank line", async () => {
@@ -92,7 +51,7 @@ describe("hostile repository: a formatting element only a raw HTML reader opens 
       },
       false,
     );
-    expectPlain(result.text, ["Current working directory"], "always rule");
+    expectRawPlain(result.text, ["Current working directory"], "always rule");
   });
 
   for (const file of ["SYSTEM.md", "APPEND_SYSTEM.md"])
@@ -104,7 +63,7 @@ describe("hostile repository: a formatting element only a raw HTML reader opens 
         },
         true,
       );
-      expectPlain(result.text, ["QZ-MINE", "Current working directory"], file);
+      expectRawPlain(result.text, ["QZ-MINE", "Current working directory"], file);
     });
 
   it("a trusted project's value of several lines in your section", async () => {
@@ -117,7 +76,7 @@ describe("hostile repository: a formatting element only a raw HTML reader opens 
       },
       true,
     );
-    expectPlain(result.text, ["USER-NEVER", "USER-SECTION-AFTER"], "value");
+    expectRawPlain(result.text, ["USER-NEVER", "USER-SECTION-AFTER"], "value");
   });
 
   it("on touch: a nested AGENTS.md ending <code/x> leaves the next file in no <code>", () => {
@@ -137,6 +96,6 @@ describe("hostile repository: a formatting element only a raw HTML reader opens 
     );
     expect(result.text).toContain(`${text}\n<!----></code>`);
     expect(result.diagnostics.map((d) => d.code)).not.toContain("context-markup-as-text");
-    expectPlain(result.text, ["QZ-NEVER", "QZ-NEXT"], "real");
+    expectRawPlain(result.text, ["QZ-NEVER", "QZ-NEXT"], "real");
   });
 });
