@@ -1,4 +1,4 @@
-import { type DefaultTreeAdapterMap, parse } from "parse5";
+import { type DefaultTreeAdapterMap, parse, parseFragment } from "parse5";
 import { expect } from "vitest";
 
 type Node = DefaultTreeAdapterMap["node"];
@@ -78,4 +78,25 @@ export function rawFormattingAround(text: string, marker: string): string[] | un
 export function expectRawPlain(text: string, markers: readonly string[], name: string): void {
   for (const marker of markers)
     expect(rawFormattingAround(text, marker), `${name}: ${marker}`).toEqual([]);
+}
+
+/** The element names around the first text node holding `needle` in parse5's reading of `html` (undefined: in none). */
+export function elementChain(html: string, needle: string): string[] | undefined {
+  const walk = (node: Node, names: string[]): string[] | undefined => {
+    if (node.nodeName === "#text")
+      return (node as DefaultTreeAdapterMap["textNode"]).value.includes(needle) ? names : undefined;
+    const inner =
+      "tagName" in node ? [...names, (node as DefaultTreeAdapterMap["element"]).tagName] : names;
+    const content = (node as { content?: Node }).content;
+    for (const child of content !== undefined
+      ? [content]
+      : "childNodes" in node
+        ? (node.childNodes as Node[])
+        : []) {
+      const found = walk(child, inner);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return walk(parseFragment(html) as unknown as Node, []);
 }

@@ -1,5 +1,4 @@
 import { HtmlRenderer, Parser } from "commonmark";
-import { type DefaultTreeAdapterMap, parseFragment } from "parse5";
 import { describe, expect, it } from "vitest";
 import { closedOpenToYours, hostClosingAfter } from "../../src/_fence.js";
 import { geminiResultText } from "../../src/hook/input.js";
@@ -7,6 +6,7 @@ import { replyStart } from "../../src/hook/reply.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { withCheckBudget } from "../../src/sections/html-reading.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
+import { elementChain } from "./_raw-reading.js";
 
 // Review rev78e, of fx77b (the closers close what a repository text leaves open for a Markdown
 // reader, not only what hides):
@@ -22,33 +22,10 @@ import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 // stayed open for a raw reader (the closers ended the copy the table's foster parenting opened),
 // and your skills, `<cwd>` and `<date>` were in the repository's link or white font.
 
-type Node = DefaultTreeAdapterMap["node"];
-
-/** The element names around the first text node holding `needle` in parse5's reading of `html` (undefined: in none). */
-function chain(html: string, needle: string): string[] | undefined {
-  const walk = (node: Node, names: string[]): string[] | undefined => {
-    if (node.nodeName === "#text")
-      return (node as DefaultTreeAdapterMap["textNode"]).value.includes(needle) ? names : undefined;
-    const inner =
-      "tagName" in node ? [...names, (node as DefaultTreeAdapterMap["element"]).tagName] : names;
-    const content = (node as { content?: Node }).content;
-    for (const child of content !== undefined
-      ? [content]
-      : "childNodes" in node
-        ? (node.childNodes as Node[])
-        : []) {
-      const found = walk(child, inner);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  };
-  return walk(parseFragment(html) as unknown as Node, []);
-}
-
 /** The chains around `needle`, read raw (parse5, scripts on) and as CommonMark renders `text`. */
 function readings(text: string, needle: string): { raw?: string[]; commonmark?: string[] } {
   const rendered = new HtmlRenderer().render(new Parser().parse(text));
-  return { raw: chain(text, needle), commonmark: chain(rendered, needle) };
+  return { raw: elementChain(text, needle), commonmark: elementChain(rendered, needle) };
 }
 
 /** The prompt's own tags and yours: any other element around a marker is the repository's. */
@@ -193,7 +170,7 @@ describe("rev78e F3: a formatting element before a `<table>` holds nothing after
     const closer = hostClosingAfter(result);
     expect(closer).toBeDefined();
     const text = `${result}${closer}\n\n<instructions rule="ts">\nQZ-GLOB-RULE: strict types.\n</instructions>\n`;
-    expect(chain(text, "QZ-GLOB-RULE")).toEqual(["instructions"]);
+    expect(elementChain(text, "QZ-GLOB-RULE")).toEqual(["instructions"]);
   });
 
   it("a formatting tag only a raw reader opens (a generic in a code block) is left as written, closed after it", () => {

@@ -1,10 +1,10 @@
 import { HtmlRenderer, Parser } from "commonmark";
-import { type DefaultTreeAdapterMap, parseFragment } from "parse5";
 import { describe, expect, it } from "vitest";
 import { closedOpenToYours } from "../../src/_fence.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { withCheckBudget } from "../../src/sections/html-reading.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
+import { elementChain } from "./_raw-reading.js";
 
 // The CommonMark reading judged only what hides, not what captures (fx75a's recorded limit): a
 // `<div>` a raw reader ends by a `</div>` in a code span (``Use `</div>` to end it.``) stayed
@@ -15,31 +15,8 @@ import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 // open for that reader, and every formatting element it would open again, and the check after
 // them wants a paragraph after the text at the top level, in no element of the text's.
 
-type Node = DefaultTreeAdapterMap["node"];
-
 /** Elements the texts below open: none may hold the prompt's later sections. */
 const THE_TEXTS = /^(div|span|s|strike|font|a|b|section|table|tbody|tr|td|blockquote)$/;
-
-/** The element names around the first text node holding `needle` in parse5's reading of `html` (undefined: in none). */
-function chain(html: string, needle: string): string[] | undefined {
-  const walk = (node: Node, names: string[]): string[] | undefined => {
-    if (node.nodeName === "#text")
-      return (node as DefaultTreeAdapterMap["textNode"]).value.includes(needle) ? names : undefined;
-    const inner =
-      "tagName" in node ? [...names, (node as DefaultTreeAdapterMap["element"]).tagName] : names;
-    const content = (node as { content?: Node }).content;
-    for (const child of content !== undefined
-      ? [content]
-      : "childNodes" in node
-        ? (node.childNodes as Node[])
-        : []) {
-      const found = walk(child, inner);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  };
-  return walk(parseFragment(html) as unknown as Node, []);
-}
 
 /** `needle` in a text node held by no element of the repository's text: read raw, and as CommonMark renders the prompt. */
 function outside(text: string, needle: string, what: string): void {
@@ -48,7 +25,7 @@ function outside(text: string, needle: string, what: string): void {
     ["raw", text],
     ["commonmark", rendered],
   ] as const) {
-    const names = chain(html, needle);
+    const names = elementChain(html, needle);
     expect(names, `${what}: ${needle} (${reading})`).toBeDefined();
     expect(
       names?.filter((n) => THE_TEXTS.test(n)),

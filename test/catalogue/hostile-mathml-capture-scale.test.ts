@@ -1,10 +1,10 @@
 import { HtmlRenderer, Parser } from "commonmark";
-import { type DefaultTreeAdapterMap, parseFragment } from "parse5";
 import { describe, expect, it } from "vitest";
 import { runHook } from "../../src/hook/run.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { expandPromptTemplateResult } from "../../src/prompt-templates/index.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
+import { elementChain } from "./_raw-reading.js";
 
 // Review rev74c F1-F7: MathML hides (`<mphantom>` is drawn invisible, `<semantics>` draws its first
 // child only, `<annotation>` never, `mathcolor="transparent"`, `mathsize="0"`), and none of it was
@@ -16,31 +16,8 @@ import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 // text in an ordinary element tells what it leaves open past that element's end tag: its start
 // tags are written `&lt;`, with the text's markup-as-text warning.
 
-type Node = DefaultTreeAdapterMap["node"];
-
 const SUSPECT =
   /^(math|mphantom|mi|mo|mn|ms|mtext|semantics|annotation|annotation-xml|table|tbody|tr|td|caption|marquee|applet|div|repository_instructions|build_notes)$/;
-
-/** The element names around the first text node holding `needle` in parse5's reading of `html` (undefined: in none). */
-function chain(html: string, needle: string): string[] | undefined {
-  const walk = (node: Node, names: string[]): string[] | undefined => {
-    if (node.nodeName === "#text")
-      return (node as DefaultTreeAdapterMap["textNode"]).value.includes(needle) ? names : undefined;
-    const inner =
-      "tagName" in node ? [...names, (node as DefaultTreeAdapterMap["element"]).tagName] : names;
-    const content = (node as { content?: Node }).content;
-    for (const child of content !== undefined
-      ? [content]
-      : "childNodes" in node
-        ? (node.childNodes as Node[])
-        : []) {
-      const found = walk(child, inner);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  };
-  return walk(parseFragment(html) as unknown as Node, []);
-}
 
 /** `needle` read in a text node with no MathML, table, marquee or repository element around it: raw, and as CommonMark renders it. */
 function outside(text: string, needle: string): void {
@@ -49,7 +26,7 @@ function outside(text: string, needle: string): void {
     ["raw", text],
     ["commonmark", rendered],
   ] as const) {
-    const names = chain(html, needle);
+    const names = elementChain(html, needle);
     expect(names, `${needle} (${reading})`).toBeDefined();
     expect(
       names?.filter((n) => SUSPECT.test(n)),
@@ -161,7 +138,7 @@ describe("hostile repository: MathML hides, and a text captures the prompt after
         out.diagnostics.map((d) => d.code),
         content,
       ).toEqual(["arguments-hidden"]);
-      const names = chain(out.text, "QZ-ARG") ?? [];
+      const names = elementChain(out.text, "QZ-ARG") ?? [];
       expect(
         names.filter((n) => /^(mphantom|annotation|semantics)$/.test(n)),
         content,
