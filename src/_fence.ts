@@ -542,6 +542,8 @@ export interface OpenToYoursOptions extends HiddenRunsOptions {
   onEscaped?: () => void;
   /** Your text (escaped against your own layers' names): the first tag written `&lt;`, its line (1-based) and the tag as written. */
   onOwnTagEscaped?: (line: number, tag: string) => void;
+  /** A text not yours: its first start tag acting on the whole page written `&lt;` (`escapeWrapperTags`' `onPageTag`, rev80c F4-F8). */
+  onPageTag?: (line: number, tag: string) => void;
 }
 
 /**
@@ -576,6 +578,22 @@ export function markupAsTextTold(
   return {
     onEscaped: () => tell(END_ESCAPED_WORDS),
     onFallback: (fallback, limit) => tell(fallbackMessage(fallback, limit)),
+    onPageTag: (line, tag) => say(pageTagWarning(path, line, tag)),
+  };
+}
+
+/**
+ * The warning for a text not yours whose start tag acting on the whole page
+ * (`<body hidden>`, `<style>`, `<frameset>`, `<meta charset>`, a shadow root's
+ * `<template>`: `escapeWrapperTags`' DOCUMENT_TAGS) was written `&lt;`: its
+ * first, by line; one a text (rev80c F4-F8).
+ */
+export function pageTagWarning(path: string | undefined, line: number, tag: string): Diagnostic {
+  return {
+    level: "warning",
+    code: "page-tag-escaped",
+    message: `its tag ${JSON.stringify(tag)} (line ${line}, and any like it after) acts on the whole page for a browser or a document parser of the prompt (it hides, restyles, replaces or re-decodes every text of it, yours too): its "<" is written "&lt;" (in a code span or code block too), so it is text`,
+    ...(path === undefined ? {} : { path }),
   };
 }
 

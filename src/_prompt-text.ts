@@ -4,7 +4,7 @@
  * itself uses. Both are single passes, linear in the text.
  */
 
-import { pushAll } from "./_arrays.js";
+import { minOf, pushAll } from "./_arrays.js";
 import { CONFUSABLE_LETTERS } from "./_confusable-letters.js";
 import {
   apartFromLineAbove,
@@ -957,11 +957,14 @@ export function escapeWrapperTags(
   written: string,
   names: ReadonlySet<string>,
   asXml = false,
+  onPageTag?: PageTagTold,
 ): string {
   const free = names.has(AGENT_VARIABLES) ? withoutAgentVariables(written) : written;
   // A repository's text, whatever reads it (a file, a name, a path, a value): no owner mark.
   const text = names.has(OWNER_MARK) ? withoutOwnerMark(free) : free;
-  const tagHeld = heldThroughReferences(text, names);
+  const documents: number[] | undefined = onPageTag && [];
+  const tagHeld = heldThroughReferences(text, names, documents);
+  if (onPageTag && documents && documents.length > 0) tellPageTag(text, documents, onPageTag);
   const tokens = names.has(CHAT_TOKENS) ? chatTokens(text) : undefined;
   const held = tokens ? mergedPlaces(tagHeld, tokens.openers) : tagHeld;
   const brackets = tokens?.brackets ?? [];
@@ -988,6 +991,126 @@ export function escapeWrapperTags(
     copied = lt + widthAt(text, lt);
   }
   return out + text.slice(copied);
+}
+
+/**
+ * Not an element's name (no tag has `<`): in a set of the names a text may
+ * not write ({@link escapeWrapperTags}), it says the text is not yours (a
+ * repository's, a trusted project's section, partial, custom base prompt,
+ * value, slash template or skill), so the start tags of
+ * {@link DOCUMENT_ELEMENTS} are held in it too, wherever they stand (a code
+ * span, a code block, markup). Every check of the prompt reads a text as an
+ * HTML fragment, where those tags do nothing; a browser or a document parser
+ * reads the prompt as a document, where they act on the whole page (review
+ * rev80c F4-F8). In {@link repositoryNames}, the section check's reserved
+ * names, a slash template's and a project skill's; never in yours
+ * ({@link ownTextNames}).
+ */
+export const DOCUMENT_TAGS = "<html";
+
+/**
+ * The elements whose start tag acts on the whole page in a document, whatever
+ * element it stands in: `<body hidden>` and `<html style="display:none">`
+ * give their attributes to the page's own body and html (rev80c F4), a
+ * `<style>` (in `<svg>` too), a stylesheet `<link>` (a `data:` URL) or a
+ * `<base>` apply to every element (F5), `<frameset>` and `<frame>` first in a
+ * page drop the rest of it (F7), a `<meta charset>` in its first KiB decodes
+ * it all as one character (F8), and `<head>` goes with them. One list, read
+ * as the prompt's names are (case, look-alikes: {@link namedAt}); a
+ * `<template>` is one only with a `shadowroot` attribute ({@link pageStartTag}).
+ */
+const DOCUMENT_ELEMENTS: readonly string[] = [
+  "html",
+  "head",
+  "body",
+  "frameset",
+  "frame",
+  "meta",
+  "link",
+  "base",
+  "style",
+  "template",
+];
+
+/**
+ * Whether `name` is read as one of {@link DOCUMENT_ELEMENTS} but `template`
+ * ({@link nameKey}): an element that acts on the whole page whatever it holds,
+ * which a trusted project's section may not be wrapped in (`.pi/sections/style.md`
+ * printed its text as a style sheet, `<style>*{display:none}</style>`).
+ */
+export function isPageElement(name: string): boolean {
+  return PAGE_ELEMENT_KEYS.has(nameKey(name));
+}
+
+const PAGE_ELEMENT_KEYS: ReadonlySet<string> = new Set(
+  DOCUMENT_ELEMENTS.filter((n) => n !== "template").map(nameKey),
+);
+
+/**
+ * A `<template>` with a `shadowrootmode` (or `shadowroot`) attribute is a
+ * declarative shadow root: its parent draws none of its other content
+ * (rev80c F6).
+ */
+const TEMPLATE_NAMES: ReadonlySet<string> = new Set(["template"]);
+
+/** `names` with {@link DOCUMENT_ELEMENTS}, per set. */
+const WITH_DOCUMENT = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
+
+function withDocumentNames(names: ReadonlySet<string>): ReadonlySet<string> {
+  let all = WITH_DOCUMENT.get(names);
+  if (all === undefined) {
+    all = new Set([...names, ...DOCUMENT_ELEMENTS]);
+    WITH_DOCUMENT.set(names, all);
+  }
+  return all;
+}
+
+/**
+ * Whether the tag whose opener's run goes from `from` to the name at `start`
+ * ({@link tagRun}) is a start tag of {@link DOCUMENT_ELEMENTS} that acts on
+ * the page: no slash or stroke in the run (an end tag of them acts on
+ * nothing), and a `<template>` only with a `shadowroot` attribute before its
+ * end. The attributes are read up to the tag's `>` outside quotes; one that
+ * meets an opener first (`<` in a value or a name) is held unread, so each
+ * character is read once for a text's templates.
+ */
+function pageStartTag(text: string, from: number, start: number): boolean {
+  for (let i = from; i < start; i += widthAt(text, i)) {
+    const code = text.codePointAt(i) ?? 0;
+    if (!isInvisible(code) && !isSpaceCode(code)) return false;
+  }
+  if (!namedAt(text, start, TEMPLATE_NAMES, namesKeys(TEMPLATE_NAMES))) return true;
+  let quote = 0;
+  let end = start;
+  for (; end < text.length; end++) {
+    const code = text.charCodeAt(end);
+    if (quote !== 0) {
+      if (code === quote) quote = 0;
+      else if (code === 0x3c) return true;
+      continue;
+    }
+    if (code === 0x3e) break;
+    // A reader takes `<` in an attribute's name as a letter of it: whatever follows may be one.
+    if (code === 0x3c || isOpenerCode(text.codePointAt(end) ?? 0)) return true;
+    if (
+      (code === 0x22 || code === 0x27) &&
+      /=[\t\n\f\r ]*$/.test(text.slice(Math.max(start, end - 8), end))
+    )
+      quote = code;
+  }
+  return /shadowroot/i.test(text.slice(start, end));
+}
+
+/** What {@link escapeWrapperTags} tells of a text's first start tag of {@link DOCUMENT_ELEMENTS}: its line (1-based) and the tag as written. */
+export type PageTagTold = (line: number, tag: string) => void;
+
+/** Tells `told` the first of `documents` (places of openers in `text`): its line and up to 40 units of its tag. */
+function tellPageTag(text: string, documents: readonly number[], told: PageTagTold): void {
+  const at = minOf(documents);
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < at; i = text.indexOf("\n", i + 1)) line++;
+  const tag = /^[^>\n]{0,40}/.exec(text.slice(at, at + 41))?.[0] ?? "";
+  told(line, `${tag}${text.charAt(at + tag.length) === ">" ? ">" : "\u2026"}`);
 }
 
 /** `a` and `b` (each in order) as one list in order. */
@@ -1227,12 +1350,12 @@ const READ_APART = new RegExp(`[\\u{e0000}-\\u{e007f}]|${NAME_PARTING.source}`, 
  * left out, joined them into no name; written `&lt;`, it ended the first).
  * At most four passes.
  */
-function heldAsRead(text: string, names: ReadonlySet<string>): number[] {
+function heldAsRead(text: string, names: ReadonlySet<string>, documents?: number[]): number[] {
   const readings = textReadings(text);
-  if (readings.length === 0) return heldOpeners(text, names);
+  if (readings.length === 0) return heldOpeners(text, names, documents);
   const held: number[] = [];
   for (const { reading, blanks } of readings)
-    pushAll(held, heldInReading(text, names, reading, blanks, [...held]));
+    pushAll(held, heldInReading(text, names, reading, blanks, [...held], documents));
   return held.sort((a, b) => a - b);
 }
 
@@ -1245,11 +1368,17 @@ function heldAsRead(text: string, names: ReadonlySet<string>): number[] {
  * the reference spells, its first included (review rev64f F6: a reference
  * was read as nothing but `_`, through the join of a name's parts).
  */
-function heldThroughReferences(text: string, names: ReadonlySet<string>): number[] {
-  const held = heldAsRead(text, names);
+function heldThroughReferences(
+  text: string,
+  names: ReadonlySet<string>,
+  documents?: number[],
+): number[] {
+  const held = heldAsRead(text, names, documents);
   const read = text.includes("&") ? referencesRead(text) : undefined;
   if (read === undefined) return held;
-  pushAll(held, heldAsRead(read.text, names).map(read.placeOf));
+  const inRead: number[] | undefined = documents && [];
+  pushAll(held, heldAsRead(read.text, names, inRead).map(read.placeOf));
+  if (documents && inRead) pushAll(documents, inRead.map(read.placeOf));
   return sortedOnce(held);
 }
 
@@ -1310,9 +1439,13 @@ function heldInReading(
   reading: TagReading,
   blanks: boolean,
   written: readonly number[],
+  documents?: number[],
 ): number[] {
   const read = readApart(text, reading, blanks, written);
-  return heldOpeners(read.text, names).map(read.placeOf);
+  const inRead: number[] | undefined = documents && [];
+  const held = heldOpeners(read.text, names, inRead).map(read.placeOf);
+  if (documents && inRead) pushAll(documents, inRead.map(read.placeOf));
+  return held;
 }
 
 /**
@@ -1396,15 +1529,23 @@ function lastAtMost(sorted: readonly number[], value: number): number {
   return low;
 }
 
-/** Where each opener of a tag of one of `names` in `text` is ({@link escapeWrapperTags}), in order. */
-function heldOpeners(text: string, names: ReadonlySet<string>): number[] {
+/**
+ * Where each opener of a tag of one of `names` in `text` is ({@link escapeWrapperTags}), in order;
+ * with {@link DOCUMENT_TAGS} among `names`, each of a start tag that acts on the whole page
+ * ({@link DOCUMENT_ELEMENTS}) too, pushed to `documents` as well.
+ */
+function heldOpeners(text: string, names: ReadonlySet<string>, documents?: number[]): number[] {
   const nextOpen = openFinder(text);
+  const page = names.has(DOCUMENT_TAGS);
+  const read = page ? withDocumentNames(names) : names;
   // Made when a tag is first read: most texts a render escapes hold none.
-  const keys = namesKeys(names);
+  const keys = namesKeys(read);
   const held: number[] = [];
   // The last name read, by where it starts: the openers of one run read the same name.
   let lastStart = -1;
   let lastNamed = false;
+  // Whether the last name read is a page's only (not one of `names`): held as a start tag only.
+  let lastPage = false;
   for (let lt = nextOpen(0); lt !== -1; ) {
     // The tag character `<` takes two units.
     const opener = widthAt(text, lt);
@@ -1412,8 +1553,15 @@ function heldOpeners(text: string, names: ReadonlySet<string>): number[] {
     // A symbol read as `<` only directly before a name or a slash (`→ rules` is prose).
     const listed = first === 0x3c || OPENER_CODES.has(first);
     const [start, inner] = tagRun(text, lt + opener, listed);
-    if (start !== lastStart) [lastStart, lastNamed] = [start, namedAt(text, start, names, keys)];
-    if (lastNamed) held.push(lt);
+    if (start !== lastStart) {
+      [lastStart, lastNamed] = [start, namedAt(text, start, read, keys)];
+      // Read again only when named: a page's name is rare in a text.
+      lastPage = page && lastNamed && !namedAt(text, start, names, namesKeys(names));
+    }
+    if (lastNamed && (!lastPage || pageStartTag(text, lt + opener, start))) {
+      held.push(lt);
+      if (lastPage) documents?.push(lt);
+    }
     // An opener inside the run is read as the opener of its own tag, as a second escape would
     // (`<∕/rules>`: `∕/rules>` is a closer too; review rev56b F2). The name holds no opener: go
     // on at the one that ended it (or after this one when there was none).
@@ -1906,7 +2054,7 @@ export function elementText(
   // Every rewrite of your text is said (review rev74e F1): the first tag written `&lt;`.
   if (!repository)
     return closeOpenBlocksOnOwnLine(ownTextEscaped(text, names, how.onOwnTagEscaped), how);
-  const escaped = escapeWrapperTags(text, names);
+  const escaped = escapeWrapperTags(text, names, false, how.onPageTag);
   // Your words printed right after it (`{{content}}` then your line) are shown (rev68c F1).
   return closedOpenToYours(apartFromLineAbove(withoutLinkDefinitions(escaped)), " ", how);
 }
@@ -3171,12 +3319,20 @@ export function withElementNames(
  * own texts are escaped against a set without the mark ({@link ownTextNames}).
  */
 export function repositoryNames(names: Iterable<string> = []): Set<string> {
-  return new Set([TOUCH_ELEMENT, REPOSITORY_APPEND, ...HOST_ELEMENTS, ...names, OWNER_MARK]);
+  return new Set([
+    TOUCH_ELEMENT,
+    REPOSITORY_APPEND,
+    ...HOST_ELEMENTS,
+    ...names,
+    OWNER_MARK,
+    DOCUMENT_TAGS,
+  ]);
 }
 
 /** `names` without {@link OWNER_MARK}: what a text of yours is escaped against where the repository's names are given. */
 export function ownTextNames(names: Iterable<string>): Set<string> {
   const own = new Set(names);
   own.delete(OWNER_MARK);
+  own.delete(DOCUMENT_TAGS);
   return own;
 }

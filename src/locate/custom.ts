@@ -5,7 +5,12 @@ export type { AppendPart } from "../options.js";
 export { readTextOrPath } from "./text-or-path.js";
 
 import { join } from "node:path";
-import { closeOpenBlocksOnOwnLine, END_ESCAPED_WORDS, unreadWarning } from "../_fence.js";
+import {
+  closeOpenBlocksOnOwnLine,
+  END_ESCAPED_WORDS,
+  pageTagWarning,
+  unreadWarning,
+} from "../_fence.js";
 import { toPosix } from "../_paths.js";
 import {
   ELEMENT_END,
@@ -199,6 +204,7 @@ export function printedParts(
       text: p.repository
         ? elementText(p.text, wrappers, {
             onFallback: theirs(p),
+            onPageTag: (line, tag) => warn?.(pageTagWarning(p.path, line, tag)),
             onEscaped: () =>
               warn?.({
                 level: "warning",

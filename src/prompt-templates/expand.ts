@@ -1,5 +1,5 @@
-import { BlockTracker, closingAfter } from "../_fence.js";
-import { escapeWrapperTags, HOST_ELEMENTS } from "../_prompt-text.js";
+import { BlockTracker, closingAfter, pageTagWarning } from "../_fence.js";
+import { DOCUMENT_TAGS, escapeWrapperTags, HOST_ELEMENTS } from "../_prompt-text.js";
 import { tableRunsAsText } from "../sections/gfm-tables.js";
 import {
   EMPTY_COMMENT,
@@ -56,9 +56,11 @@ export function splitSlashCommand(text: string): SlashCommand | undefined {
  * `<system-reminder>`): a template that is not the user's own may open or
  * close none of them, so a project's `.pi/prompts/x.md` cannot end the
  * message and write a turn of the system or the user into your request.
+ * Nor a start tag acting on the whole page ({@link DOCUMENT_TAGS}: `Review
+ * this <body hidden> $ARGUMENTS`, rev80c F4).
  * Escaping can make the expansion longer than `maxChars` by four characters a tag.
  */
-const HOST_ELEMENT_NAMES: ReadonlySet<string> = new Set(HOST_ELEMENTS);
+const HOST_ELEMENT_NAMES: ReadonlySet<string> = new Set([...HOST_ELEMENTS, DOCUMENT_TAGS]);
 
 export function expandPromptTemplate(
   text: string,
@@ -91,6 +93,11 @@ export function expandPromptTemplateResult(
   let hidden: HiddenArguments | undefined;
   let expanded: string | undefined;
   let rawHiddenLine: number | undefined;
+  // Its first start tag acting on the whole page, written `&lt;` (rev80c F4): said once.
+  let pageTag: Diagnostic | undefined;
+  const told = (line: number, tag: string) => {
+    pageTag ??= pageTagWarning(template.filePath, line + templateBodyLine(template) - 1, tag);
+  };
   if (notYours) {
     // No raw `<` in the template's GFM tables, which the guard's CommonMark reading cannot see (rev65b F1).
     // A placeholder's line may print a delimiter row (`${2:-| - |}`, your words).
@@ -103,12 +110,12 @@ export function expandPromptTemplateResult(
     // them. Judged with a plain value in each placeholder: a closer that is only a default
     // (`${1:-```}`) is gone once you type words.
     const wrapsOnly = closingAfter(substitutePlain(content, maxChars) ?? "") === "";
-    ({ hidden, expanded } = guardedExpansion(content, args, maxChars, wrapsOnly));
+    ({ hidden, expanded } = guardedExpansion(content, args, maxChars, wrapsOnly, told));
     // The expansion is a message of its own: read from a blank line, what it leaves open closed.
     let closing = expanded === undefined ? "" : closingAfter(expanded);
     // Something still open at its end: the template did not close its blocks after your words.
     if (wrapsOnly && closing !== "") {
-      ({ hidden, expanded } = guardedExpansion(content, args, maxChars, false));
+      ({ hidden, expanded } = guardedExpansion(content, args, maxChars, false, told));
       closing = expanded === undefined ? "" : closingAfter(expanded);
     }
     if (expanded !== undefined) expanded += closing;
@@ -120,6 +127,7 @@ export function expandPromptTemplateResult(
       text: expanded,
       diagnostics: [
         ...droppedArguments(command.name, template, args),
+        ...(pageTag === undefined ? [] : [pageTag]),
         ...guardWarnings(hidden?.diagnostics(command.name, template) ?? [], () =>
           rawHiddenArguments(command.name, template, rawHiddenLine),
         ),
@@ -150,6 +158,7 @@ function guardedExpansion(
   args: readonly string[],
   maxChars: number,
   wrapsOnly: boolean,
+  onPageTag?: (line: number, tag: string) => void,
 ): { hidden: HiddenArguments; expanded: string | undefined } {
   let hidden = new HiddenArguments(content, wrapsOnly);
   let substituted = substituteArgs(content, args, maxChars, hidden);
@@ -164,7 +173,9 @@ function guardedExpansion(
   return {
     hidden,
     expanded:
-      substituted === undefined ? undefined : escapeWrapperTags(substituted, HOST_ELEMENT_NAMES),
+      substituted === undefined
+        ? undefined
+        : escapeWrapperTags(substituted, HOST_ELEMENT_NAMES, false, onPageTag),
   };
 }
 

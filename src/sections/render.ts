@@ -7,6 +7,7 @@ import {
   holdsPrintedMarks,
   markPrinted,
   type PrintedCut,
+  pageTagWarning,
   placePrinted,
   readsWithLineAbove,
   unreadWarning,
@@ -419,6 +420,8 @@ export function renderSections(
   const rendered = new Map<SectionTemplate, string | undefined>();
   // The project's partials already reported as left open (one warning each).
   const openPartials = new Set<string>();
+  // The texts a start tag acting on the whole page was written `&lt;` in, said once (rev80c F4).
+  const pageTagsSaid = new Set<string>();
   const fromCode = new Map((input.extraSections ?? []).map((e) => [e.name, e.text]));
   // The elements a trusted project's section may not write in its own text (rev52b F14).
   let reserved: ReadonlySet<string> | undefined;
@@ -742,7 +745,19 @@ export function renderSections(
       text,
       { names: reservedNames(), ownerMark: true },
       yourTexts(input.data),
+      undefined,
+      pageTagSaid(prompt.source.path),
     );
+  }
+
+  /** Tells a trusted project's text's first start tag acting on the whole page, once a file (rev80c F4-F8). */
+  function pageTagSaid(path: string | undefined): (line: number, tag: string) => void {
+    return (line, tag) => {
+      const key = path ?? "";
+      if (pageTagsSaid.has(key)) return;
+      pageTagsSaid.add(key);
+      diagnostics.push(pageTagWarning(path, line, tag));
+    };
   }
 
   /**
@@ -825,6 +840,7 @@ export function renderSections(
           ...(names.markedLines ?? []),
         ],
         labels,
+        pageTagSaid(template.source.path),
       );
       // Judged as it is printed: a block it leaves open is closed at its end first.
       const closed = closedProject(held, template);
@@ -896,6 +912,8 @@ export function renderSections(
       withoutPrintedMarks(text),
       { names: reservedNames(), ownerMark: true },
       yourTexts(input.data),
+      undefined,
+      pageTagSaid(`.pi/partials/${name}.md`),
     );
     const ended = withFinalNewline(held);
     // What a fallback's warning says ({@link fallbackMessage}), when one was taken.

@@ -1,10 +1,13 @@
 import {
   AGENT_VARIABLES,
+  DOCUMENT_TAGS,
   escapeWrapperTags,
   HOST_ELEMENTS,
+  isPageElement,
   MAX_TAG_NAME,
   nameKey,
   nameKeys,
+  type PageTagTold,
   withElementNames,
   withoutOwnerMark,
 } from "../_prompt-text.js";
@@ -21,14 +24,15 @@ const USER_FILE_ELEMENT = "user_instructions";
  * section's that a layer of yours (the builtins, your agent dir, `sections`
  * in code) defines; and `own`, the render's own element names (what a
  * repository's files are escaped against but the project's: `rule`, `skill`,
- * `available_skills`, …). Lower-cased.
+ * `available_skills`, …), and {@link DOCUMENT_TAGS}. Lower-cased.
  */
 export function reservedElementNames(
   templates: readonly SectionTemplate[],
   codeSections: readonly { name: string }[] = [],
   own: Iterable<string> = [],
 ): Set<string> {
-  const names = new Set<string>([...HOST_ELEMENTS, USER_FILE_ELEMENT, ...own]);
+  // No start tag acting on the whole page either (DOCUMENT_TAGS: rev80c F4-F8).
+  const names = new Set<string>([...HOST_ELEMENTS, USER_FILE_ELEMENT, ...own, DOCUMENT_TAGS]);
   for (const template of templates)
     for (let v: SectionTemplate | undefined = template; v !== undefined; v = v.lower) {
       if (v.source.layer === "project") continue;
@@ -81,7 +85,8 @@ export function heldProjectTags(
     const own = ownVersion(template);
     if (tag === false || (own !== undefined && own.meta.tag === tag)) return withLower;
     // Compared as tags are (`team-policy` is your `team_policy`, review rev53c F7).
-    if (!nameKeys(reserved).has(nameKey(tag))) return withLower;
+    // Nor an element acting on the whole page (`style.md` as `<style>`: rev80c F5).
+    if (!nameKeys(reserved).has(nameKey(tag)) && !isPageElement(tag)) return withLower;
     const given = own !== undefined ? own.meta.tag : projectTag(template.name, reserved);
     const path = template.source.path;
     if (!warned.has(path ?? template.name)) {
@@ -180,12 +185,34 @@ export function heldProjectText(
   held: HeldNames,
   yours: readonly string[],
   labels: YourLabels = new Map(),
+  onPageTag?: PageTagTold,
+): string {
+  if (onPageTag === undefined) return heldPieces(text, held, yours, labels);
+  // Its pieces are read apart (and some twice): the first such tag is found in the whole text.
+  const tags = new Set<string>();
+  const out = heldPieces(text, held, yours, labels, (_, tag) => tags.add(tag));
+  let first: { at: number; tag: string } | undefined;
+  for (const tag of tags) {
+    const at = text.indexOf(tag.replace(/[>\u2026]$/, ""));
+    if (at !== -1 && (first === undefined || at < first.at)) first = { at, tag };
+  }
+  if (first !== undefined) onPageTag(text.slice(0, first.at).split("\n").length, first.tag);
+  return out;
+}
+
+/** {@link heldProjectText}, each piece's first start tag acting on the whole page told to `onPageTag`. */
+function heldPieces(
+  text: string,
+  held: HeldNames,
+  yours: readonly string[],
+  labels: YourLabels,
+  onPageTag?: PageTagTold,
 ): string {
   const { names, ownerMark } = held;
   const around = held.aroundYours ?? new Set<string>();
   if (names.size === 0 && !ownerMark) return text;
   const hold = (part: string) => {
-    const escaped = names.size === 0 ? part : escapeWrapperTags(part, names);
+    const escaped = names.size === 0 ? part : escapeWrapperTags(part, names, false, onPageTag);
     return ownerMark ? withoutOwnerMark(escaped) : escaped;
   };
   // Each of yours the text holds, with where it is next found at or after `at` (-1: no more).

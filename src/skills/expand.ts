@@ -1,8 +1,14 @@
 import { dirname, resolve } from "node:path";
-import { closeOpenBlocks, markupAsTextTold } from "../_fence.js";
+import { closeOpenBlocks, markupAsTextTold, pageTagWarning } from "../_fence.js";
 import { parseFrontmatter } from "../_frontmatter.js";
 import { isWithin } from "../_paths.js";
-import { escapeWrapperTags, HOST_ELEMENTS, nameText, xmlNameText } from "../_prompt-text.js";
+import {
+  DOCUMENT_TAGS,
+  escapeWrapperTags,
+  HOST_ELEMENTS,
+  nameText,
+  xmlNameText,
+} from "../_prompt-text.js";
 import { resolveCommonPaths } from "../locate/layers.js";
 import { projectReachSync, readRepoTextSync } from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
@@ -25,6 +31,9 @@ export type ExpandSkillOptions = Pick<LoadSkillsOptions, "cwd" | "home" | "ceili
  * skill and write a turn of the system or the user into your message.
  */
 const SKILL_ELEMENT: ReadonlySet<string> = new Set(["skill", ...HOST_ELEMENTS]);
+
+/** {@link SKILL_ELEMENT} for a project's skill: no start tag acting on the whole page either ({@link DOCUMENT_TAGS}, rev80c F4-F8). */
+const PROJECT_SKILL_ELEMENT: ReadonlySet<string> = new Set([...SKILL_ELEMENT, DOCUMENT_TAGS]);
 
 const COMMAND = /^\/skill:(\S+)(?:\s+([\s\S]*))?$/;
 
@@ -59,7 +68,12 @@ export function expandSkillCommand(
   // Its markup written as text where it cannot be closed so is said (fx77c).
   const say = options.onDiagnostic;
   const body = closeOpenBlocks(
-    escapeWrapperTags(parseFrontmatter(read.text, skill.filePath).body.trim(), SKILL_ELEMENT),
+    escapeWrapperTags(
+      parseFrontmatter(read.text, skill.filePath).body.trim(),
+      skill.source === "project" ? PROJECT_SKILL_ELEMENT : SKILL_ELEMENT,
+      false,
+      say && ((line, tag) => say(pageTagWarning(skill.filePath, line, tag))),
+    ),
     false,
     say && markupAsTextTold("skill-markup-as-text", skill.filePath, say),
   );

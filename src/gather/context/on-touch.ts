@@ -1,5 +1,6 @@
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { pushAll } from "../../_arrays.js";
+import { pageTagWarning } from "../../_fence.js";
 import { realpathOrSelf } from "../../_fs.js";
 import { realpath, stat } from "../../_io.js";
 import { pace } from "../../_pace.js";
@@ -253,6 +254,9 @@ export async function loadContextForPathsSince(
   const names = await nestedNames(cwd, reach);
 
   const diagnostics: Diagnostic[] = [];
+  // A repository's start tag acting on the whole page, written `&lt;` as loaded: said (rev80c F4).
+  const pageTagTold = (path: string) => (line: number, tag: string) =>
+    diagnostics.push(pageTagWarning(oneLine(path), line, tag));
   const found: TouchedFile[] = [];
   // The keys each found file added to `delivered`, by its index: taken back if the total cuts it.
   const keysOf: string[][] = [];
@@ -392,7 +396,7 @@ export async function loadContextForPathsSince(
       keysOf[found.length] = [key, fileKey(one.real)];
       found.push({
         path: oneLine(one.file.path),
-        content: escapeWrapperTags(one.file.content, wrappers),
+        content: escapeWrapperTags(one.file.content, wrappers, false, pageTagTold(one.file.path)),
         kind: "context",
       });
     }
@@ -424,6 +428,8 @@ export async function loadContextForPathsSince(
           content: escapeWrapperTags(
             rule.activation === "model" ? modelRulePointer(rule) : rule.content,
             wrappers,
+            false,
+            pageTagTold(rule.path),
           ),
           kind: "rule",
           name: oneLine(rule.name),
@@ -451,7 +457,7 @@ export async function loadContextForPathsSince(
             ? ownTextEscaped(rule.rule.content, ownWrappers, (line, tag) =>
                 diagnostics.push(ownTagEscapedWarning(oneLine(rule.rule.path), line, tag)),
               )
-            : escapeWrapperTags(rule.rule.content, wrappers),
+            : escapeWrapperTags(rule.rule.content, wrappers, false, pageTagTold(rule.rule.path)),
         kind: "rule",
         name: oneLine(rule.rule.name),
       });
