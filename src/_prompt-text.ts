@@ -1066,6 +1066,39 @@ function withDocumentNames(names: ReadonlySet<string>): ReadonlySet<string> {
 }
 
 /**
+ * How the name at `start` reads when it is in ASCII letters, ended by a blank,
+ * `/` or `>` (`<body hidden>`, `<div>`): `page` when it is one of
+ * {@link DOCUMENT_ELEMENTS} (as {@link nameKey} reads it: `<Iink>`) and no
+ * name of `names` is it or starts with it and a separator; `named` when it is
+ * one of `names` only; `other` when it is neither, so only `names` may name
+ * it, read as before, once; undefined otherwise ({@link heldOpeners} reads it
+ * with and without the page's elements). A plain name costs one reading, as
+ * before the page's elements (a megabyte of `<body ` or `<user ` read each
+ * name twice).
+ */
+function plainPage(
+  text: string,
+  start: number,
+  names: ReadonlySet<string>,
+): "page" | "named" | "other" | undefined {
+  const name = PLAIN_NAME.exec(text.slice(start, start + MAX_PLAIN + 1))?.[1];
+  if (name === undefined) return undefined;
+  const key = nameKey(name);
+  const named = nameKeys(names).has(key);
+  if (!PAGE_KEYS.has(key)) return named ? "named" : "other";
+  return named || joinHeads(names).has(key) ? undefined : "page";
+}
+
+/** The most letters {@link plainPage} reads. */
+const MAX_PLAIN = 32;
+
+/** A name of ASCII letters ended by a blank, `/` or `>` (or the text's end). */
+const PLAIN_NAME = /^([A-Za-z]{1,32})(?=[\t\n\f\r />]|$)/;
+
+/** The keys ({@link nameKey}) of {@link DOCUMENT_ELEMENTS}. */
+const PAGE_KEYS: ReadonlySet<string> = new Set(DOCUMENT_ELEMENTS.map(nameKey));
+
+/**
  * Whether the tag whose opener's run goes from `from` to the name at `start`
  * ({@link tagRun}) is a start tag of {@link DOCUMENT_ELEMENTS} that acts on
  * the page: no slash or stroke in the run (an end tag of them acts on
@@ -1081,22 +1114,23 @@ function pageStartTag(text: string, from: number, start: number): boolean {
   }
   if (!namedAt(text, start, TEMPLATE_NAMES, namesKeys(TEMPLATE_NAMES))) return true;
   let quote = 0;
+  // Whether an attribute's `=` came last, blanks after it skipped: a quote then opens its value.
+  let equals = false;
   let end = start;
   for (; end < text.length; end++) {
     const code = text.charCodeAt(end);
+    // A reader takes `<` in an attribute's name or value as a letter of it: whatever follows
+    // may be one. Held unread, so no scan reads past the next opener (linear).
+    if (code === 0x3c || (code > 0x7f && isOpenerCode(text.codePointAt(end) ?? 0))) return true;
     if (quote !== 0) {
       if (code === quote) quote = 0;
-      else if (code === 0x3c) return true;
       continue;
     }
     if (code === 0x3e) break;
-    // A reader takes `<` in an attribute's name as a letter of it: whatever follows may be one.
-    if (code === 0x3c || isOpenerCode(text.codePointAt(end) ?? 0)) return true;
-    if (
-      (code === 0x22 || code === 0x27) &&
-      /=[\t\n\f\r ]*$/.test(text.slice(Math.max(start, end - 8), end))
-    )
-      quote = code;
+    if ((code === 0x22 || code === 0x27) && equals) quote = code;
+    if (code === 0x3d) equals = true;
+    else if (code !== 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0c && code !== 0x0d)
+      equals = false;
   }
   return /shadowroot/i.test(text.slice(start, end));
 }
@@ -1554,9 +1588,17 @@ function heldOpeners(text: string, names: ReadonlySet<string>, documents?: numbe
     const listed = first === 0x3c || OPENER_CODES.has(first);
     const [start, inner] = tagRun(text, lt + opener, listed);
     if (start !== lastStart) {
-      [lastStart, lastNamed] = [start, namedAt(text, start, read, keys)];
-      // Read again only when named: a page's name is rare in a text.
-      lastPage = page && lastNamed && !namedAt(text, start, names, namesKeys(names));
+      lastStart = start;
+      // A name in plain ASCII letters (`<body hidden>`, `<div>`) is read once, as before; another
+      // with the page's elements, and again (only when named) without them.
+      const plain = page ? plainPage(text, start, names) : undefined;
+      if (plain !== undefined) {
+        lastPage = plain === "page";
+        lastNamed = plain !== "other" || namedAt(text, start, names, namesKeys(names));
+      } else {
+        lastNamed = namedAt(text, start, read, keys);
+        lastPage = page && lastNamed && !namedAt(text, start, names, namesKeys(names));
+      }
     }
     if (lastNamed && (!lastPage || pageStartTag(text, lt + opener, start))) {
       held.push(lt);
