@@ -178,7 +178,9 @@ const JOIN_LOOKAHEAD = MAX_TAG_NAME;
  * F9), and after the end of your text before it (your `… <` and its
  * `team_policy>`). When either is held differently with the piece than alone,
  * your text is held with the rest. Where two of yours start at one place, the
- * longer is taken. Linear in the text for each text of yours.
+ * longer is taken. Linear in the text for each text of yours. `onPageTag` is
+ * told the line and tag of the first start tag acting on the whole page it
+ * wrote `&lt;` (`DOCUMENT_TAGS` is among the reserved names: rev80c F4-F8).
  */
 export function heldProjectText(
   text: string,
