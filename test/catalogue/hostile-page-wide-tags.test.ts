@@ -94,6 +94,20 @@ describe("hostile repository: no start tag of its acts on the whole page (rev80c
     expect(result.diagnostics.map((d) => d.code)).toContain("section-tag-reserved");
   });
 
+  it("a trusted project's APPEND_SYSTEM.md and partial printed in your section", async () => {
+    const { result } = await render(
+      {
+        "agent/sections/mysec.md": "---\norder: 95\n---\nNotes: {{> notes}} MYWORDS.\n",
+        "project/.pi/partials/notes.md": "See `<body hidden>` here.\n",
+        "project/.pi/APPEND_SYSTEM.md": "Also:\n\n<style>*{display:none}</style>\n",
+      },
+      true,
+    );
+    expectNothingPageWide(result.text, "append and partial");
+    expect(result.text).toContain("MYWORDS");
+    expect(warned(result).sort()).toEqual([".pi/APPEND_SYSTEM.md:3", "partials/notes.md:1"]);
+  });
+
   it("F8(a): a trusted project's .pi/SYSTEM.md with a <meta charset> in a code span", async () => {
     const { result } = await render(
       {
