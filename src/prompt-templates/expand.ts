@@ -62,6 +62,9 @@ export function splitSlashCommand(text: string): SlashCommand | undefined {
  */
 const HOST_ELEMENT_NAMES: ReadonlySet<string> = new Set([...HOST_ELEMENTS, DOCUMENT_TAGS]);
 
+/** Only the start tags acting on the whole page ({@link DOCUMENT_TAGS}): held before the guard reads a template. */
+const PAGE_TAGS_ONLY: ReadonlySet<string> = new Set([DOCUMENT_TAGS]);
+
 export function expandPromptTemplate(
   text: string,
   templates: readonly (Pick<PromptTemplate, "name" | "content"> &
@@ -102,7 +105,10 @@ export function expandPromptTemplateResult(
     // No raw `<` in the template's GFM tables, which the guard's CommonMark reading cannot see (rev65b F1).
     // A placeholder's line may print a delimiter row (`${2:-| - |}`, your words).
     // Read raw too: a tag in a code span, or one CommonMark reads as text, is one to an HTML parser.
-    const raw = rawShownArguments(tableRunsAsText(template.content, (line) => line.includes("$")));
+    // Its start tags acting on the whole page written `&lt;` first (rev80c F4): the guard judges
+    // the markup that is printed (a `<style>` it read as raw text held `<div hidden>` unread).
+    const held = escapeWrapperTags(template.content, PAGE_TAGS_ONLY, false, told);
+    const raw = rawShownArguments(tableRunsAsText(held, (line) => line.includes("$")));
     const content = raw.content;
     rawHiddenLine = raw.line;
     // A fence or HTML block the template closes after your words wraps them, as a quote would

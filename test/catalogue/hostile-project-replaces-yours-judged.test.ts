@@ -105,7 +105,6 @@ describe("hostile repository: a project's section over yours is judged on what s
       "<!IGNORE\n{{> base}}\n>\nproject words\n",
       '<script type="text/x-obsolete">\n{{> base}}\n</script>\nproject words\n',
       '<SCRIPT type="text/x-obsolete">\n{{> base}}\n</Script >\nproject words\n',
-      "<style>\n{{> base}}\n</style>\nproject words\n",
       "<template>\n{{> base}}\n</template>\nproject words\n",
       "Project words <?x {{> base}} ?> and more.\n",
     ];
@@ -120,6 +119,13 @@ describe("hostile repository: a project's section over yours is judged on what s
         body,
       ).toEqual([join(root, "project/.pi/sections/usec.md")]);
     }
+    // rev80c F5: a project's `<style>` start tag is written `&lt;style>`: your text in it is shown.
+    const styled = await render({
+      "agent/sections/usec.md": YOURS,
+      ...project("<style>\n{{> base}}\n</style>\nproject words\n"),
+    });
+    expect(styled.text).toContain("&lt;style>\nMY-LINE-ONE");
+    expect(styled.left).toEqual([]);
     // Your body holding such a run reads alike on both sides: printed, no warning.
     const mine =
       "---\norder: 65\n---\nMY-LINE-ONE\n<?note to self?>\n<script>x()</script>\nMY-LINE-TWO\n";

@@ -5,9 +5,10 @@ import { expandProjectTemplate, expectMovedOut } from "./_expand-project.js";
 // `<?…?>`, `<!X…>`, `<![CDATA[…]]>` or `<script>…</script>` and closed it kept
 // your words there with no word, while the section check (`withoutHidden`)
 // counts the same runs as never shown. One notion of "never shown" for both:
-// those runs (and `<style>`, and comments) are closed before your words with
+// those runs (and comments) are closed before your words with
 // `arguments-hidden` even when the template closes them; `<pre>` or `<div>`
-// the template closes still wraps them as written.
+// the template closes still wraps them as written. A `<style>` start tag is
+// written `&lt;style>` since rev80c F5, so it wraps nothing.
 
 const WORDS = "do NOT touch the database";
 
@@ -22,11 +23,16 @@ describe("hostile repository: a run no reader shows cannot wrap your arguments",
       "<!IGNORE\n$ARGUMENTS\n>\nDo the task.\n",
       "<![CDATA[\n$ARGUMENTS\n]]>\nDo the task.\n",
       '<script type="text/plain">\n$ARGUMENTS\n</script>\nDo the task.\n',
-      "<style>\n$ARGUMENTS\n</style>\nDo the task.\n",
       "<!--\n$ARGUMENTS\n-->\nDo the task.\n",
     ]) {
       expectMovedOut(expand(content), content);
     }
+  });
+
+  it("a <style> around them is written &lt;style> (rev80c F5): nothing hides them", () => {
+    const out = expand("<style>\n$ARGUMENTS\n</style>\nDo the task.\n");
+    expect(out.text).toBe(`&lt;style>\n${WORDS}\n</style>\nDo the task.\n`);
+    expect(out.diagnostics.map((d) => d.code)).toEqual(["page-tag-escaped"]);
   });
 
   it("a <pre> or <div> the template closes wraps them as written", () => {
