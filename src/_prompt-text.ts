@@ -1283,9 +1283,12 @@ const READ_APART = new RegExp(`[\\u{e0000}-\\u{e007f}]|${NAME_PARTING.source}`, 
  * At most four passes.
  */
 function heldAsRead(text: string, names: ReadonlySet<string>): number[] {
-  // Its scans (the readings', the openers') cost by the characters not ASCII ({@link withNameWork}).
-  if (nameWork !== undefined) nameWork(notAsciiWeight(text) >>> 3);
+  // Its scans (the readings', the openers') cost by the characters not ASCII, at each of up to
+  // four readings, each read apart ({@link withNameWork}).
+  const weight = nameWork === undefined ? 0 : notAsciiWeight(text) >>> 3;
+  if (weight > 0) nameWork?.(weight);
   const readings = textReadings(text);
+  if (readings.length > 1) nameWork?.(weight * (readings.length - 1));
   if (readings.length === 0) return heldOpeners(text, names);
   const held: number[] = [];
   for (const { reading, blanks } of readings)
