@@ -13,6 +13,7 @@ import {
   closeOpenBlocksOnOwnLine,
   endsParagraph,
   firstLineNoUnderline,
+  ltInCodeSpansAsText,
   type OpenToYoursOptions,
   paragraphStartBefore,
 } from "./_fence.js";
@@ -2133,8 +2134,10 @@ function lineValue(line: string): string {
  * so a path `app/[slug]/AGENTS.md` (a Next.js route) reads as the path it is.
  * A backslash escape is passed over. Linear.
  */
-function inLineAsText(piece: string): string {
-  if (!/[`[\]]/.test(piece)) return piece;
+function inLineAsText(text: string): string {
+  if (!/[`[\]]/.test(text)) return text;
+  // Its code spans, their backticks written as text, hold no markup (rev80c F3).
+  const piece = ltInCodeSpansAsText(text);
   const written = new Set<number>();
   const open: number[] = [];
   for (let i = 0; i < piece.length; i++) {
