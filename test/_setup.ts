@@ -8,4 +8,7 @@ import { removeTempDirs, tempDirsRemoved } from "./api/_helpers.js";
 // The removal runs beside the next test (test/api/_helpers.ts says why); a file ends when its
 // folders are gone, and a folder that could not be removed fails the file.
 afterEach(() => removeTempDirs());
-afterAll(() => tempDirsRemoved());
+afterAll(() => {
+  removeTempDirs(true);
+  return tempDirsRemoved();
+});

@@ -83,9 +83,16 @@ function removerForNext(): Remover {
   return removers.reduce((a, b) => (b.queue.length < a.queue.length ? b : a));
 }
 
-/** Starts removing the temp folders made since the last call: test/_setup.ts runs it after every test of every file. */
-export function removeTempDirs(): void {
-  for (const dir of made.splice(0)) {
+/** The folders of fileTempDir, kept until their file's last test has run. */
+const madeForFile: string[] = [];
+
+/**
+ * Starts removing the temp folders made since the last call: test/_setup.ts runs it after every
+ * test of every file, and with `file` after the file's last (fileTempDir's folders too).
+ */
+export function removeTempDirs(file = false): void {
+  const dirs = file ? [...made.splice(0), ...madeForFile.splice(0)] : made.splice(0);
+  for (const dir of dirs) {
     const remover = removerForNext();
     remover.queue.push(dir);
     remover.worker.postMessage(dir);
@@ -104,6 +111,16 @@ export async function tempDirsRemoved(): Promise<void> {
   }
   if (failures.length > 0)
     throw new Error(`temp folders not removed:\n${failures.splice(0).join("\n")}`);
+}
+
+/**
+ * A fresh temp folder kept for the whole file, removed after its last test: for what its tests
+ * share, built once in a beforeAll (tempDir's folder would be gone after the first test).
+ */
+export function fileTempDir(prefix = "sysprompt-test-"): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  madeForFile.push(dir);
+  return dir;
 }
 
 /** A fresh temp folder (its real path, so expected paths match), removed after the test. */
