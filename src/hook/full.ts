@@ -15,6 +15,7 @@ import { projectReach } from "../repo-files/index.js";
 import { formatTouched } from "../touch/format.js";
 import type { Diagnostic } from "../types.js";
 import { type HookWhere, hookLoading, mayBringSomething } from "./context.js";
+import type { HookProgress } from "./deadline.js";
 import { MAX_CHECKED, resolved, searchedFolders, stampOf, watchedPaths } from "./fast.js";
 import { geminiCut } from "./gemini-cut.js";
 import type { HookCall, ToolAgent } from "./input.js";
@@ -55,6 +56,8 @@ export interface SlowCall {
   distilledRoom?: number;
   /** What the call itself has to say (the paths its caps left out): said with the pass's warnings. */
   said?: readonly Diagnostic[];
+  /** Where your own glob rules' text goes once matched, for an answer past the budget. */
+  progress?: HookProgress;
 }
 
 /**
@@ -121,6 +124,19 @@ export async function slowContext(
     distilled,
   );
   const snapshot = loading.snapshot;
+  // Gemini CLI shows the text with each `<` and `>` escaped: what a file leaves open is closed as it reads there.
+  const shown = agent === "gemini-cli" ? geminiShows : undefined;
+  // Your own glob rules first, alone: no repository file is read for them, so a call the
+  // project's part holds past the budget still sends them (fx82d; rev78b F2's limit).
+  if (c.progress !== undefined && !c.late()) {
+    const own = await loading.ownPass(paths, c.session.keys);
+    const text = own.files.length > 0 ? formatTouched(own.files, call.cwd, shown) : undefined;
+    if (
+      text !== undefined &&
+      (room === Number.POSITIVE_INFINITY || GEMINI_CHARS.size(text) <= room)
+    )
+      c.progress.ownText = text;
+  }
   const view = await lookAt(paths, call.cwd, snapshot, home);
   const given = new Set(c.session.keys);
   let touched = await loading.pass(paths, given);
@@ -129,8 +145,6 @@ export async function slowContext(
   let failed: string | undefined;
   // Past the caller's deadline the text reaches no one: nothing is kept as given.
   if (c.late()) return {};
-  // Gemini CLI shows the text with each `<` and `>` escaped: what a file leaves open is closed as it reads there.
-  const shown = agent === "gemini-cli" ? geminiShows : undefined;
   const ours = [...given].filter((k) => !c.session.keys.has(k));
   // A text Gemini CLI would cut with the shell output before it is neither sent nor kept as given.
   const overRoom = () => {

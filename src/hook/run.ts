@@ -11,6 +11,7 @@ import { envAgentDir } from "../locate/layers.js";
 import type { Diagnostic } from "../types.js";
 import type { HookWhere } from "./context.js";
 import { pathCuts } from "./cuts.js";
+import type { HookProgress } from "./deadline.js";
 import { nothingNew } from "./fast.js";
 import {
   type HookAgent,
@@ -45,6 +46,7 @@ export async function runHook(
   stdin: string,
   where: HookWhere,
   late: () => boolean = () => false,
+  progress?: HookProgress,
 ): Promise<HookOutcome> {
   const parsed = parseHookInput(agent, stdin);
   if ("problem" in parsed) return { reply: hookReply(agent, undefined), note: parsed.problem };
@@ -60,7 +62,16 @@ export async function runHook(
       note: `nothing added: the tool's result ${start.nothing}; the files come with a later call`,
     };
   }
-  const found = await callContext(agent, parsed.call, where, late, start.room, start.distilledRoom);
+  if (progress !== undefined) progress.closer = start.closer;
+  const found = await callContext(
+    agent,
+    parsed.call,
+    where,
+    late,
+    start.room,
+    start.distilledRoom,
+    progress,
+  );
   const reply = hookReply(agent, found.text, start.closer);
   return found.note === undefined ? { reply } : { reply, note: found.note };
 }
@@ -83,6 +94,7 @@ export async function callContext(
   late: () => boolean = () => false,
   room = Number.POSITIVE_INFINITY,
   distilledRoom?: number,
+  progress?: HookProgress,
 ): Promise<{ text?: string; note?: string }> {
   const named = namedPaths(agent, call.tool, call.input);
   // Most calls name nothing of interest: answered before anything else is loaded or read.
@@ -115,6 +127,7 @@ export async function callContext(
       room,
       said,
       ...(distilledRoom === undefined ? {} : { distilledRoom }),
+      ...(progress === undefined ? {} : { progress }),
     });
   } catch (error) {
     return { note: `nothing added: ${error instanceof Error ? error.message : String(error)}` };

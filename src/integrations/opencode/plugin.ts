@@ -12,6 +12,7 @@
 
 import { hostClosingAfter } from "../../_fence.js";
 import { homeFolder } from "../../_paths.js";
+import type { HookProgress } from "../../hook/deadline.js";
 import { MAX_RESULT_TEXT } from "../../hook/reply.js";
 import { callContext, HOOK_DEADLINE_MS } from "../../hook/run.js";
 
@@ -49,16 +50,26 @@ export async function SyspromptPlugin(ctx: PluginInput) {
       };
       let timer: NodeJS.Timeout | undefined;
       let past = false;
+      // At the budget, your own glob rules matched for the call are added, when ready (fx82d).
+      const progress: HookProgress = {};
       const late = new Promise<{ text?: string }>((done) => {
         timer = setTimeout(() => {
           past = true;
-          done({});
+          done(progress.ownText === undefined ? {} : { text: progress.ownText });
         }, HOOK_DEADLINE_MS);
       });
       // callContext never throws; a late answer leaves the output as the tool made it, and
       // the session's state as it was.
       const found = await Promise.race([
-        callContext("opencode", call, { env: process.env, home: homeFolder() }, () => past),
+        callContext(
+          "opencode",
+          call,
+          { env: process.env, home: homeFolder() },
+          () => past,
+          Number.POSITIVE_INFINITY,
+          undefined,
+          progress,
+        ),
         late,
       ]);
       clearTimeout(timer);
