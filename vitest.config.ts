@@ -10,6 +10,10 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // rev82d F1: two CLI exports, the first loads the CLI (4-5 s under load).
+  "test/catalogue/hostile-export-gemini-env-quote.test.ts",
+  // rev82d F2: pi's extension and opencode's plugin, two sessions each, the first loads them (0.7 s under load).
+  "test/catalogue/hostile-host-result-unclosable-later.test.ts",
   // fx78b's leftover: six CLI commands on a shared agent dir, `check` ~1 s at load.
   "test/catalogue/hostile-user-layer-shared-commands.test.ts",
   // rev77d F3: snapshot --update and explain --simulate through the CLI, the first loads it (5 s).

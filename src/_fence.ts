@@ -1171,6 +1171,30 @@ export function hostClosingAfter(before: string): string | undefined {
   );
 }
 
+/** Why nothing follows a tool's result {@link hostClosingAfter} gives no closer for: pi's warning, opencode's note. */
+export const UNCLOSABLE_RESULT = `holds HTML whose end sysprompt could not read or close so that text after it is shown (an element nothing closes, such as <plaintext>, more HTML than one reading takes, or more than ${HOST_RESULT_CHECK_CHARS} characters to check)`;
+
+/**
+ * {@link hostClosingAfter} of `before`, worked out once, when first asked. A
+ * host asks only when files would follow its tool's result, and before any
+ * is kept as given (pi's `contextFor`, opencode's `callContext`: their
+ * `appendable`): a result nothing can follow (`<plaintext>`, more HTML than
+ * one reading takes, past {@link HOST_RESULT_CHECK_CHARS}) keeps the files
+ * for a later call (review rev82d F2: they were kept as given and lost for
+ * the session), and a call that brings nothing pays for no check.
+ */
+export function hostClosing(before: string): () => string | undefined {
+  let asked = false;
+  let closer: string | undefined;
+  return () => {
+    if (!asked) {
+      closer = hostClosingAfter(before);
+      asked = true;
+    }
+    return closer;
+  };
+}
+
 /**
  * `text` (a host's tool result, its closers added: it cannot be rewritten)
  * with the end tags, on a line of their own after an empty comment, of the

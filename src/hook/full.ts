@@ -6,8 +6,9 @@
  */
 import { dirname, join, resolve } from "node:path";
 import type { CacheLocation } from "../_cache-location.js";
+import { UNCLOSABLE_RESULT } from "../_fence.js";
 import { expandHome } from "../_paths.js";
-import { globRuleFolders } from "../gather/context/index.js";
+import { globRuleFolders, type TouchedFile } from "../gather/context/index.js";
 import { contextKey, ruleKey } from "../gather/context/touch-keys.js";
 import { realWorkingFolder } from "../gather/roots.js";
 import { globSuffixes, RULE_FORMATS } from "../gather/rules/index.js";
@@ -56,6 +57,8 @@ export interface SlowCall {
   distilledRoom?: number;
   /** What the call itself has to say (the paths its caps left out): said with the pass's warnings. */
   said?: readonly Diagnostic[];
+  /** Whether files found can follow the tool's result (`callContext`'s): asked before any is kept as given. */
+  appendable?: (files: readonly TouchedFile[]) => boolean;
   /** Where your own glob rules' text goes once matched, for an answer past the budget. */
   progress?: HookProgress;
 }
@@ -130,7 +133,8 @@ export async function slowContext(
   // project's part holds past the budget still sends them (fx82d; rev78b F2's limit).
   if (c.progress !== undefined && !c.late()) {
     const own = await loading.ownPass(paths, c.session.keys);
-    const text = own.files.length > 0 ? formatTouched(own.files, call.cwd, shown) : undefined;
+    const fits = own.files.length > 0 && (c.appendable === undefined || c.appendable(own.files));
+    const text = fits ? formatTouched(own.files, call.cwd, shown) : undefined;
     if (
       text !== undefined &&
       (room === Number.POSITIVE_INFINITY || GEMINI_CHARS.size(text) <= room)
@@ -146,6 +150,13 @@ export async function slowContext(
   // Past the caller's deadline the text reaches no one: nothing is kept as given.
   if (c.late()) return {};
   const ours = [...given].filter((k) => !c.session.keys.has(k));
+  // Files the tool's result cannot take (opencode's: an element nothing closes) are neither sent nor kept (rev82d F2).
+  const unappendable = () =>
+    touched.files.length > 0 && c.appendable !== undefined && !c.appendable(touched.files);
+  const refused = {
+    note: `nothing added: the tool's result ${UNCLOSABLE_RESULT}; the files come with a later call`,
+  };
+  if (unappendable()) return refused;
   // A text Gemini CLI would cut with the shell output before it is neither sent nor kept as given.
   const overRoom = () => {
     if (room === Number.POSITIVE_INFINITY || touched.files.length === 0) return undefined;
@@ -161,7 +172,7 @@ export async function slowContext(
         keys = new Set(fresh.keys);
         touched = await loading.pass(paths, keys);
       } else keys = new Set([...fresh.keys, ...ours]);
-      if (c.late() || overRoom() !== undefined) return false;
+      if (c.late() || overRoom() !== undefined || unappendable()) return false;
       // Rules cut short by the deadline: the next call looks again rather than answer from these.
       // A pass cut short (deadline, folders, paths) did not look at every folder it would stamp empty.
       const kept = loading.partial
@@ -176,6 +187,7 @@ export async function slowContext(
       return true;
     });
     if (!kept.value) {
+      if (!c.late() && unappendable()) return refused;
       const size = overRoom();
       return size === undefined || c.late()
         ? {}
