@@ -16,6 +16,7 @@ import { projectReach } from "../repo-files/index.js";
 import { formatTouched } from "../touch/format.js";
 import type { Diagnostic } from "../types.js";
 import { type HookWhere, hookLoading, mayBringSomething } from "./context.js";
+import type { HookProgress } from "./deadline.js";
 import { MAX_CHECKED, resolved, searchedFolders, stampOf, watchedPaths } from "./fast.js";
 import { geminiCut } from "./gemini-cut.js";
 import type { HookCall, ToolAgent } from "./input.js";
@@ -58,6 +59,8 @@ export interface SlowCall {
   said?: readonly Diagnostic[];
   /** Whether files found can follow the tool's result (`callContext`'s): asked before any is kept as given. */
   appendable?: (files: readonly TouchedFile[]) => boolean;
+  /** Where your own glob rules' text goes once matched, for an answer past the budget. */
+  progress?: HookProgress;
 }
 
 /**
@@ -124,6 +127,20 @@ export async function slowContext(
     distilled,
   );
   const snapshot = loading.snapshot;
+  // Gemini CLI shows the text with each `<` and `>` escaped: what a file leaves open is closed as it reads there.
+  const shown = agent === "gemini-cli" ? geminiShows : undefined;
+  // Your own glob rules first, alone: no repository file is read for them, so a call the
+  // project's part holds past the budget still sends them (fx82d; rev78b F2's limit).
+  if (c.progress !== undefined && !c.late()) {
+    const own = await loading.ownPass(paths, c.session.keys);
+    const fits = own.files.length > 0 && (c.appendable === undefined || c.appendable(own.files));
+    const text = fits ? formatTouched(own.files, call.cwd, shown) : undefined;
+    if (
+      text !== undefined &&
+      (room === Number.POSITIVE_INFINITY || GEMINI_CHARS.size(text) <= room)
+    )
+      c.progress.ownText = text;
+  }
   const view = await lookAt(paths, call.cwd, snapshot, home);
   const given = new Set(c.session.keys);
   let touched = await loading.pass(paths, given);
@@ -132,8 +149,6 @@ export async function slowContext(
   let failed: string | undefined;
   // Past the caller's deadline the text reaches no one: nothing is kept as given.
   if (c.late()) return {};
-  // Gemini CLI shows the text with each `<` and `>` escaped: what a file leaves open is closed as it reads there.
-  const shown = agent === "gemini-cli" ? geminiShows : undefined;
   const ours = [...given].filter((k) => !c.session.keys.has(k));
   // Files the tool's result cannot take (opencode's: an element nothing closes) are neither sent nor kept (rev82d F2).
   const unappendable = () =>

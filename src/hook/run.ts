@@ -12,6 +12,7 @@ import { envAgentDir } from "../locate/layers.js";
 import type { Diagnostic } from "../types.js";
 import type { HookWhere } from "./context.js";
 import { pathCuts } from "./cuts.js";
+import type { HookProgress } from "./deadline.js";
 import { nothingNew } from "./fast.js";
 import {
   type HookAgent,
@@ -46,6 +47,7 @@ export async function runHook(
   stdin: string,
   where: HookWhere,
   late: () => boolean = () => false,
+  progress?: HookProgress,
 ): Promise<HookOutcome> {
   const parsed = parseHookInput(agent, stdin);
   if ("problem" in parsed) return { reply: hookReply(agent, undefined), note: parsed.problem };
@@ -61,7 +63,9 @@ export async function runHook(
       note: `nothing added: the tool's result ${start.nothing}; the files come with a later call`,
     };
   }
-  const found = await callContext(agent, parsed.call, where, late, start);
+  if (progress !== undefined) progress.closer = start.closer;
+  const limits = progress === undefined ? start : { ...start, progress };
+  const found = await callContext(agent, parsed.call, where, late, limits);
   const reply = hookReply(agent, found.text, start.closer);
   return found.note === undefined ? { reply } : { reply, note: found.note };
 }
@@ -87,7 +91,7 @@ export async function callContext(
   late: () => boolean = () => false,
   limits: CallLimits = {},
 ): Promise<{ text?: string; note?: string }> {
-  const { room = Number.POSITIVE_INFINITY, distilledRoom, appendable } = limits;
+  const { room = Number.POSITIVE_INFINITY, distilledRoom, appendable, progress } = limits;
   const named = namedPaths(agent, call.tool, call.input);
   // Most calls name nothing of interest: answered before anything else is loaded or read.
   if (namesNothing(named)) return {};
@@ -120,6 +124,7 @@ export async function callContext(
       said,
       ...(distilledRoom === undefined ? {} : { distilledRoom }),
       ...(appendable === undefined ? {} : { appendable }),
+      ...(progress === undefined ? {} : { progress }),
     });
   } catch (error) {
     return { note: `nothing added: ${error instanceof Error ? error.message : String(error)}` };
@@ -132,6 +137,8 @@ export interface CallLimits {
   distilledRoom?: number;
   /** Whether the files found can follow the tool's result: false, none is given or kept as given. */
   appendable?: (files: readonly TouchedFile[]) => boolean;
+  /** Where your own glob rules' text goes once matched, for an answer past the budget (fx82d). */
+  progress?: HookProgress;
 }
 
 /** The warning for a call's path arguments left out for their length (rev79h F3), or none. */

@@ -12,6 +12,7 @@
 
 import { hostClosing } from "../../_fence.js";
 import { homeFolder } from "../../_paths.js";
+import type { HookProgress } from "../../hook/deadline.js";
 import { MAX_RESULT_TEXT } from "../../hook/reply.js";
 import { callContext, HOOK_DEADLINE_MS } from "../../hook/run.js";
 
@@ -49,10 +50,12 @@ export async function SyspromptPlugin(ctx: PluginInput) {
       };
       let timer: NodeJS.Timeout | undefined;
       let past = false;
+      // At the budget, your own glob rules matched for the call are added, when ready (fx82d).
+      const progress: HookProgress = {};
       const late = new Promise<{ text?: string }>((done) => {
         timer = setTimeout(() => {
           past = true;
-          done({});
+          done(progress.ownText === undefined ? {} : { text: progress.ownText });
         }, HOOK_DEADLINE_MS);
       });
       // The tool's output is the repository's text too (a file `cat` printed): a fence, comment or
@@ -65,7 +68,7 @@ export async function SyspromptPlugin(ctx: PluginInput) {
       // the session's state as it was.
       const where = { env: process.env, home: homeFolder() };
       const found = await Promise.race([
-        callContext("opencode", call, where, () => past, { appendable }),
+        callContext("opencode", call, where, () => past, { appendable, progress }),
         late,
       ]);
       clearTimeout(timer);
