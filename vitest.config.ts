@@ -36,6 +36,7 @@ const SLOW = [
   "test/catalogue/hostile-check-limit-warning.test.ts",
   // rev70b F8/F10: renders of Mercurial working copies, one holding a git init'd repository (0.8-1.2 s).
   "test/catalogue/hostile-hgignore-reach.test.ts",
+  "test/catalogue/hostile-hgignore-every-copy.test.ts",
   // rev71a F1/F5/F6/F7: renders and trees of Mercurial working copies, the first loads the door (1.1 s).
   "test/catalogue/hostile-hgignore-normpath.test.ts",
   // rev69b F1: thirty CLI renders and an export, the first loads the CLI (7 s under load).

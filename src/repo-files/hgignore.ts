@@ -13,7 +13,7 @@ import {
   regexSize,
   Unreadable,
 } from "./linear-regex.js";
-import { holdsHgWorkingCopy } from "./project-root.js";
+import { holdsOwnHgWorkingCopy, type RefusedRootMarker } from "./project-root.js";
 
 /** A `.hgignore` larger than this is read up to here, and the rest makes everything private. */
 const MAX_HGIGNORE_BYTES = 256 * 1024;
@@ -40,7 +40,7 @@ export interface HgIgnore {
 
 /**
  * The `.hgignore` of `root`, a Mercurial working copy's top (see
- * {@link holdsHgWorkingCopy}), or undefined. Only the top's file counts, as for
+ * `holdsOwnHgWorkingCopy`), or undefined. Only the top's file counts, as for
  * Mercurial (a nested one is read only through `subinclude:`). The file is
  * read as the door's in-tree ignore files are: a capped regular file, never
  * through a link (Mercurial follows one; it is then a cut, so the door
@@ -65,40 +65,58 @@ async function readHgIgnore(root: string): Promise<HgIgnore | undefined> {
   return rules;
 }
 
+/** One Mercurial working copy's `.hgignore` in force at a root: its rules, the root's path below its top (`at`, "" or "a/b/"), and the file's path. */
+export interface HgCopy {
+  rules: HgIgnore;
+  at: string;
+  file: string;
+}
+
 /**
- * The `.hgignore` in force at `root`: that of the nearest Mercurial working
- * copy at or above `root`, with `at`, `root`'s path below that copy's top (""
- * or "a/b/"); undefined when there is none. What the door and the workspace
- * tree both ask. A `.git` on the way ends nothing: Mercurial walks into a git
- * repository its working copy holds (only a `.hg` is a repository to it), so
- * its rules still hide the files there from you (rev70b F10: rooted at a
- * nested `app/.git`, the door read no `.hgignore`). A nearer `.hg` does end
- * it, as Mercurial's walk stops at a nested repository. No folder above
- * `ceiling` is looked at, nor, above `root`, the home folder or one above it
- * (`home`, default your home folder): a dotfiles working copy is yours, as
- * its rules, the home folder never a project root (as for git's repositories
- * around a root, `enclosingRepositories`).
+ * The `.hgignore` files in force at `root`: that of every Mercurial working
+ * copy at or above `root` (nearest first), each with `at`, `root`'s path below
+ * that copy's top; what the door and the workspace tree both ask
+ * ({@link hgIgnored}). An ignore file only makes more of a project private,
+ * so every working copy's counts, not only the nearest (decided, review
+ * rev82a F1: a repository that commits a `.hg` folder, or a link named
+ * `.hg`, inside your working copy ended the walk at it, and your copy's
+ * `.hgignore` was no longer read below it). A `.git` on the way ends nothing
+ * either: Mercurial walks into a git repository its working copy holds
+ * (rev70b F10). A marker that is another user's, or lies in a folder other
+ * users may write to, marks no copy ({@link holdsOwnHgWorkingCopy}) and is
+ * put in `refused` (rev82a F2). No folder above `ceiling` is looked at, nor,
+ * above `root`, the home folder or one above it (`home`, default your home
+ * folder): a dotfiles working copy is yours, as its rules, the home folder
+ * never a project root (as for git's repositories around a root,
+ * `enclosingRepositories`).
  */
 export async function hgIgnoreAround(
   root: string,
   stops: { ceiling?: string | undefined; home?: string | undefined } = {},
-): Promise<{ rules: HgIgnore; at: string } | undefined> {
+  refused?: RefusedRootMarker[],
+): Promise<HgCopy[]> {
   const home = resolve(stops.home ?? homeFolder());
   const homes = [home, await realpathOrSelf(home)];
+  const copies: HgCopy[] = [];
   for (let dir = root; ; ) {
-    // A `.hg` folder, or a link to one (rev71a F6: a linked `.hg` marked nothing, no rules read).
-    if (await holdsHgWorkingCopy(dir)) {
+    // A `.hg` folder, or a link to one (rev71a F6): either only adds its folder's `.hgignore`.
+    if (await holdsOwnHgWorkingCopy(dir, refused)) {
       const rules = await readHgIgnore(dir);
-      if (rules === undefined) return undefined;
       const at = relative(dir, root).split(sep).join("/");
-      return { rules, at: at === "" ? "" : `${at}/` };
+      if (rules)
+        copies.push({ rules, at: at === "" ? "" : `${at}/`, file: join(dir, ".hgignore") });
     }
     const up = dirname(dir);
     if (up === dir || !isBelowCeiling(up, stops.ceiling) || homes.some((h) => isWithin(h, up))) {
-      return undefined;
+      return copies;
     }
     dir = up;
   }
+}
+
+/** Whether a working copy of `copies` ({@link hgIgnoreAround}) ignores `rel`, a path below their root ("a/b"). */
+export function hgIgnored(copies: readonly HgCopy[], rel: string): boolean {
+  return copies.some((c) => c.rules.ignores(c.at + rel));
 }
 
 /**

@@ -18,12 +18,14 @@ import {
   globalIgnoreRules,
   type HgIgnore,
   hgIgnoreAround,
+  hgIgnored,
   holdsUsableGit,
   type IgnoreFileRead,
   plantedCheck,
   projectReach,
   type Reach,
   type Refusal,
+  type RefusedRootMarker,
   reachRefusal,
   readIgnoreFile,
   yourIgnoreLists,
@@ -84,6 +86,8 @@ export interface TreeListing {
   unreadable: string[];
   /** Ignore files whose patterns were not all kept (see {@link newPatternBudget}). */
   ignoreCuts: PatternCut[];
+  /** `.hg` markers whose `.hgignore` hides nothing: another user's, or in a folder other users may write to (rev82a F2). */
+  markersRefused: RefusedRootMarker[];
 }
 
 /**
@@ -106,7 +110,13 @@ function listingOf(
   listed: Map<string, ListedFolder>,
   found: Pick<
     TreeListing,
-    "agentsMd" | "agentsMdLeftOut" | "unreadable" | "ignoreCuts" | "entryCap" | "totalCut"
+    | "agentsMd"
+    | "agentsMdLeftOut"
+    | "unreadable"
+    | "ignoreCuts"
+    | "markersRefused"
+    | "entryCap"
+    | "totalCut"
   >,
   signal: AbortSignal | undefined,
 ): TreeListing {
@@ -251,13 +261,18 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   // whatever a .gitignore takes back; paths are asked below the repository's top (`own`).
   const own = repo === undefined || repo === root ? "" : `${posixRelative(repo, root)}/`;
   const yours = await yourListsAt(root, repo, own, options, signal);
-  // A Mercurial working copy's `.hgignore` hides what it names, as the door refuses it (rev68a F3).
-  const hg = await hgIgnoreAround(root, { ceiling: options.ceilingDir, home: options.home });
+  // A Mercurial working copy's `.hgignore` hides what it names, as the door refuses it (rev68a F3):
+  // each working copy's of yours at or above the root (rev82a F1), none of another user's (F2).
+  const markersRefused: RefusedRootMarker[] = [];
+  const hg = await hgIgnoreAround(
+    root,
+    { ceiling: options.ceilingDir, home: options.home },
+    markersRefused,
+  );
   // Each `.hgignore` asked, by path: one the door cannot read whole (a link, a FIFO, a line it
   // cuts) is said at the end as a `.gitignore` not read whole is (rev78f F2).
-  const hgFiles = new Map<string, HgIgnore>();
-  if (hg) hgFiles.set(join(root, hg.at.replace(/[^/]+/g, ".."), ".hgignore"), hg.rules);
-  const byHg = (path: string) => hg?.rules.ignores(hg.at + path) === true;
+  const hgFiles = new Map<string, HgIgnore>(hg.map((c) => [c.file, c.rules]));
+  const byHg = (path: string) => hgIgnored(hg, path);
   const byYou = (lists: readonly YourList[], path: string) =>
     lists.some((list) => {
       if (!path.startsWith(list.at)) return false;
@@ -279,15 +294,15 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     const [exclude, globals, copy] = await Promise.all([
       excludeRules(dir),
       global,
-      hg ? hgIgnoreAround(dir, { ceiling: dir, home: options.home }) : undefined,
+      hg ? hgIgnoreAround(dir, { ceiling: dir, home: options.home }, markersRefused) : [],
     ]);
     const at = `${own}${rel}/`;
     const lists: YourList[] = [exclude, globals]
       .filter((l): l is IgnoreRules => l !== undefined)
       .map((rules) => ({ rules, at }));
-    if (copy !== undefined) {
-      lists.push({ hg: copy.rules, at });
-      hgFiles.set(join(dir, ".hgignore"), copy.rules);
+    for (const c of copy) {
+      lists.push({ hg: c.rules, at });
+      hgFiles.set(c.file, c.rules);
     }
     return lists;
   };
@@ -563,7 +578,15 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   }
   return listingOf(
     listed,
-    { agentsMd, agentsMdLeftOut: leftOut, unreadable, ignoreCuts: budget.cuts, entryCap, totalCut },
+    {
+      agentsMd,
+      agentsMdLeftOut: leftOut,
+      unreadable,
+      ignoreCuts: budget.cuts,
+      markersRefused,
+      entryCap,
+      totalCut,
+    },
     signal,
   );
 }
