@@ -1,6 +1,6 @@
 import type { Dirent, Stats } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import { type EntryKind, MAX_TEXT_FILE_BYTES } from "../../_fs.js";
+import { type EntryKind, MAX_TEXT_FILE_BYTES, realpathOrSelf } from "../../_fs.js";
 import {
   type IgnoreRules,
   isIgnoredInKeptFolder,
@@ -21,11 +21,13 @@ import {
   hgIgnored,
   holdsUsableGit,
   type IgnoreFileRead,
+  placeRefusal,
   plantedCheck,
   projectReach,
   type Reach,
   type Refusal,
   type RefusedRootMarker,
+  reachOf,
   reachRefusal,
   readIgnoreFile,
   yourIgnoreLists,
@@ -256,6 +258,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   // The deepest folder read: its entries are at depth `deepest + 1`.
   const deepest = Math.max(listDepth, agentsDepth) - 1;
   const repo = await findRepository(root, options.ceilingDir);
+  const outOfReach = await homeOutOfReach(root, options.home);
   const { prefix, rules: inherited } = await inheritedRules(root, repo, budget, signal);
   // Your own lists (the exclude file git reads, your global excludes) hide what the door refuses,
   // whatever a .gitignore takes back; paths are asked below the repository's top (`own`).
@@ -466,6 +469,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     ): void => {
       const last = depth + 1 >= listDepth && depth + 1 === deepest;
       if (byYou(yours, `${ownBase}${name}/`) || byHg(childRel(rel, name))) return;
+      if (outOfReach?.(childRel(rel, name))) return;
       if (shown || !last) {
         if (isIgnoredInKeptFolder(rules, `${base}${name}/`)) return;
         if (shown) folders.push({ name, kind: "dir" });
@@ -858,6 +862,40 @@ async function inheritedRules(
   // Paced: every pattern is tested at each of the root's folders, hundreds deep in a hostile repository.
   if (await isIgnoredPaced(rules, prefix, signal)) return { prefix: "" };
   return { prefix, rules };
+}
+
+/**
+ * The door's home-folder rule for the walk (rev82a F3): with the home folder
+ * inside the walk's root (`HOME=$PWD/home`), a project above it never reaches
+ * it, so the tree does not list it either, nor anything below it. Asked of
+ * the door's own function ({@link placeRefusal} on the reach {@link reachOf}
+ * gives the root), a folder's real path taken as the root's real path and its
+ * path below (the walk follows no link into a folder). Undefined when the
+ * root holds no home folder (nearly always): nothing is asked then.
+ */
+async function homeOutOfReach(
+  root: string,
+  home: string | undefined,
+): Promise<((rel: string) => boolean) | undefined> {
+  const [realRoot, realHome] = await Promise.all([
+    realpathOrSelf(root),
+    realpathOrSelf(home ?? homeFolder()),
+  ]);
+  const reach = reachOf({
+    start: root,
+    realStart: realRoot,
+    found: root,
+    realFound: realRoot,
+    home: home ?? homeFolder(),
+    realHome,
+    nested: () => () => Promise.resolve(undefined),
+    planted: () => undefined,
+  });
+  if (reach.excluded.length === 0) return undefined;
+  return (rel) => {
+    const native = rel.split("/").join(sep);
+    return placeRefusal(join(root, native), join(realRoot, native), reach, false) !== undefined;
+  };
 }
 
 async function findRepository(
