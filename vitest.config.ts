@@ -36,6 +36,12 @@ const SLOW = [
   "test/catalogue/hostile-check-limit-warning.test.ts",
   // rev70b F8/F10: renders of Mercurial working copies, one holding a git init'd repository (0.8-1.2 s).
   "test/catalogue/hostile-hgignore-reach.test.ts",
+  // rev82a F1/F2: renders of a git clone inside a Mercurial working copy (1.4 s first).
+  "test/catalogue/hostile-hgignore-every-copy.test.ts",
+  // rev82a F5: renders of a Mercurial working copy whose .hg/hgrc names ignore files (0.5 s first).
+  "test/catalogue/hostile-hgignore-hgrc.test.ts",
+  // rev82a F4: renders of a project whose layer folder is a link out (the first loads the door, 0.5 s).
+  "test/catalogue/hostile-layer-folder-link-out.test.ts",
   // rev71a F1/F5/F6/F7: renders and trees of Mercurial working copies, the first loads the door (1.1 s).
   "test/catalogue/hostile-hgignore-normpath.test.ts",
   // rev69b F1: thirty CLI renders and an export, the first loads the CLI (7 s under load).
