@@ -10,6 +10,10 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // rev82d F1: two CLI exports, the first loads the CLI (4-5 s under load).
+  "test/catalogue/hostile-export-gemini-env-quote.test.ts",
+  // rev82d F2: pi's extension and opencode's plugin, two sessions each, the first loads them (0.7 s under load).
+  "test/catalogue/hostile-host-result-unclosable-later.test.ts",
   // fx78b's leftover: six CLI commands on a shared agent dir, `check` ~1 s at load.
   "test/catalogue/hostile-user-layer-shared-commands.test.ts",
   // rev77d F3: snapshot --update and explain --simulate through the CLI, the first loads it (5 s).
@@ -32,6 +36,12 @@ const SLOW = [
   "test/catalogue/hostile-check-limit-warning.test.ts",
   // rev70b F8/F10: renders of Mercurial working copies, one holding a git init'd repository (0.8-1.2 s).
   "test/catalogue/hostile-hgignore-reach.test.ts",
+  // rev82a F1/F2: renders of a git clone inside a Mercurial working copy (1.4 s first).
+  "test/catalogue/hostile-hgignore-every-copy.test.ts",
+  // rev82a F5: renders of a Mercurial working copy whose .hg/hgrc names ignore files (0.5 s first).
+  "test/catalogue/hostile-hgignore-hgrc.test.ts",
+  // rev82a F4: renders of a project whose layer folder is a link out (the first loads the door, 0.5 s).
+  "test/catalogue/hostile-layer-folder-link-out.test.ts",
   // rev71a F1/F5/F6/F7: renders and trees of Mercurial working copies, the first loads the door (1.1 s).
   "test/catalogue/hostile-hgignore-normpath.test.ts",
   // rev69b F1: thirty CLI renders and an export, the first loads the CLI (7 s under load).

@@ -657,7 +657,7 @@ export function endTakesNoneOfYours(text: string): string {
   const start = paragraphStartBefore(body, lastStart);
   const ticked =
     body.includes("`", start) && spanMayStayOpen(body, start)
-      ? `${text.slice(0, start)}${backticksAsReferences(text.slice(start))}`
+      ? `${text.slice(0, start)}${backticksAsReferences(ltInCodeSpansAsText(text.slice(start)))}`
       : text;
   if (!endsInTableRun(body)) return ticked;
   return `${ticked}${ticked.endsWith("\n") ? "\n" : "\n\n"}`;
@@ -665,6 +665,90 @@ export function endTakesNoneOfYours(text: string): string {
 
 /** How a backtick is written where it may not pair with a template's: a reference, no code span's or fence's delimiter (every reader decodes it to a backtick in text, an info string and an XML attribute). */
 export const BACKTICK_REFERENCE = "&#96;";
+
+/**
+ * `markdown` with each `<` in its code spans ({@link codeSpans}) written
+ * `&lt;`: where their backticks are written {@link BACKTICK_REFERENCE}, a span
+ * is text, and `` `<del>` `` would be a `<del>` holding your words after it
+ * (decided, review rev80c F3: a multi-line value's last paragraph, and a
+ * repository text's, printed before your words on its line). Shown as the
+ * span showed it. Linear but for a binary search at each backtick run.
+ */
+export function ltInCodeSpansAsText(markdown: string): string {
+  if (!markdown.includes("<")) return markdown;
+  const spans = codeSpans(markdown);
+  let out = "";
+  let copied = 0;
+  for (let i = 0; i < spans.length; i += 2) {
+    const from = spans[i] as number;
+    const to = spans[i + 1] as number;
+    out += `${markdown.slice(copied, from)}${markdown.slice(from, to).replaceAll("<", "&lt;")}`;
+    copied = to;
+  }
+  return out + markdown.slice(copied);
+}
+
+/**
+ * The code spans of `piece` as CommonMark reads them, flat pairs [from, to)
+ * in order: a backtick run not escaped, to the next run of the same length
+ * (a backslash escapes a backtick outside a span only). Each run's closer is
+ * found by a binary search of its length's runs: n log n at worst.
+ */
+function codeSpans(piece: string): number[] {
+  if (!piece.includes("`")) return [];
+  const runs: [number, number][] = [];
+  for (let i = 0; i < piece.length; i++) {
+    const c = piece.charAt(i);
+    if (c !== "`") continue;
+    let end = i;
+    while (piece.charAt(end) === "`") end++;
+    runs.push([i, end - i]);
+    i = end - 1;
+  }
+  // Each length's runs, in order: a run's closer is the first of its length after it.
+  const byLength = new Map<number, number[]>();
+  for (let r = 0; r < runs.length; r++) {
+    const length = (runs[r] as [number, number])[1];
+    const list = byLength.get(length);
+    if (list === undefined) byLength.set(length, [r]);
+    else list.push(r);
+  }
+  const closerAfter = (r: number, length: number): number => {
+    const list = byLength.get(length) ?? [];
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((list[mid] as number) <= r) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < list.length ? (list[lo] as number) : -1;
+  };
+  const spans: number[] = [];
+  let from = 0;
+  for (let r = 0; r < runs.length; r++) {
+    const [at, length] = runs[r] as [number, number];
+    if (at < from) continue;
+    // Escaped by an odd run of backslashes before it: its first backtick is text.
+    let slashes = 0;
+    while (at - slashes - 1 >= from && piece.charAt(at - slashes - 1) === "\\") slashes++;
+    let opener = at;
+    let openLength = length;
+    if (slashes % 2 === 1) {
+      opener++;
+      openLength--;
+      if (openLength === 0) continue;
+    }
+    // The next run of exactly this length closes it.
+    const close = closerAfter(r, openLength);
+    if (close === -1) continue;
+    const [closeAt, closeLength] = runs[close] as [number, number];
+    spans.push(opener, closeAt + closeLength);
+    from = closeAt + closeLength;
+    r = close;
+  }
+  return spans;
+}
 
 /**
  * `markdown` with every backtick written {@link BACKTICK_REFERENCE}, and one
@@ -1187,6 +1271,30 @@ export function hostClosingAfter(before: string): string | undefined {
       ),
     HOST_RESULT_CHECK_CHARS,
   );
+}
+
+/** Why nothing follows a tool's result {@link hostClosingAfter} gives no closer for: pi's warning, opencode's note. */
+export const UNCLOSABLE_RESULT = `holds HTML whose end sysprompt could not read or close so that text after it is shown (an element nothing closes, such as <plaintext>, more HTML than one reading takes, or more than ${HOST_RESULT_CHECK_CHARS} characters to check)`;
+
+/**
+ * {@link hostClosingAfter} of `before`, worked out once, when first asked. A
+ * host asks only when files would follow its tool's result, and before any
+ * is kept as given (pi's `contextFor`, opencode's `callContext`: their
+ * `appendable`): a result nothing can follow (`<plaintext>`, more HTML than
+ * one reading takes, past {@link HOST_RESULT_CHECK_CHARS}) keeps the files
+ * for a later call (review rev82d F2: they were kept as given and lost for
+ * the session), and a call that brings nothing pays for no check.
+ */
+export function hostClosing(before: string): () => string | undefined {
+  let asked = false;
+  let closer: string | undefined;
+  return () => {
+    if (!asked) {
+      closer = hostClosingAfter(before);
+      asked = true;
+    }
+    return closer;
+  };
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   closeOpenBlocksOnOwnLine,
   endsParagraph,
   firstLineNoUnderline,
+  ltInCodeSpansAsText,
   type OpenToYoursOptions,
   paragraphStartBefore,
 } from "./_fence.js";
@@ -26,18 +27,24 @@ import type { Diagnostic } from "./types.js";
  * What a code point reads as, kept per code point: a text of a megabyte of
  * symbols or look-alikes asks each of them once, not a regular expression and
  * NFKC per character (review rev52b F8, a 1 MiB line). Kept in pages of 256
- * code points and never cleared: a map cleared when it held 4,096 missed on
+ * code points, not in a map cleared when it held 4,096, which missed on
  * every character of a text that cycles through more (11,000 Hangul
  * syllables, a long Chinese document), each then read afresh, NFKC and NFD
  * included: 0.4 s of CPU a 256 KiB context file (review rev78b F1). At most
  * {@link MAX_PAGES} pages are kept per reading (a quarter of Unicode's code
- * points); a code point of a page past them is read afresh, and the ones kept
- * stay.
+ * points): a code point of a page past them is read afresh, and after
+ * {@link MAX_MISSES} of those the pages are dropped and reading goes on
+ * cached from there. Before, the pages kept stayed and every page past them was read
+ * afresh for the rest of the process: 4 KB of code points from 1,100 pages
+ * left every later text of a long-lived host uncached (review rev80b F2).
+ * Exported for its tests.
  */
-class CodePoints<T> {
+export class CodePoints<T> {
   /** By code point >> 8: 0x1100 of them, made as a dense array (a sparse one is a dictionary). */
   private readonly pages: (T[] | undefined)[] = new Array(0x1100);
   private held = 0;
+  /** Code points read afresh since the pages filled. */
+  private missed = 0;
 
   constructor(private readonly read: (code: number) => T) {}
 
@@ -45,7 +52,16 @@ class CodePoints<T> {
     const at = code >>> 8;
     let page = this.pages[at];
     if (page === undefined) {
-      if (this.held >= MAX_PAGES) return this.read(code);
+      // Full: read afresh, and after MAX_MISSES such reads the pages are dropped and filled
+      // again, so a text that cycles through more pages than it keeps is read mostly afresh
+      // (a page made for each code point cost it three times that) and the text after it is
+      // cached again.
+      if (this.held >= MAX_PAGES) {
+        if (++this.missed < MAX_MISSES) return this.read(code);
+        this.pages.fill(undefined);
+        this.held = 0;
+        this.missed = 0;
+      }
       page = new Array<T>(256).fill(UNREAD as T);
       this.pages[at] = page;
       this.held++;
@@ -58,11 +74,51 @@ class CodePoints<T> {
   }
 }
 
+/**
+ * What the running {@link withNameWork} scope is told of the element-name
+ * reader's work; undefined outside one.
+ */
+let nameWork: ((units: number) => void) | undefined;
+
+/**
+ * `run()` with the element-name reader's work told to `charge` as it reads,
+ * which throws to stop it (a render's meter, `PromptWork.readNames`): the
+ * units of each name read that is not all ASCII ({@link namedAt}, its
+ * folds and joins included: some 0.3 µs a unit), a quarter of each
+ * character not ASCII a reading scans ({@link heldAsRead}: its readings'
+ * and openers' expressions, some 0.1 µs a character) and an eighth of each
+ * line read for the owner mark ({@link ownerMarks}). Before,
+ * a trusted project's 24 sections of a megabyte of Hangul tag names were
+ * read 5-7 s of CPU past a 1 s deadline, counted by no meter (review rev80b
+ * F1). `run` must be synchronous; an outer scope is put back after it.
+ */
+export function withNameWork<T>(charge: (units: number) => void, run: () => T): T {
+  const outer = nameWork;
+  nameWork = charge;
+  try {
+    return run();
+  } finally {
+    nameWork = outer;
+  }
+}
+
+/**
+ * The UTF-8 bytes `text` has past one a unit: 0 for ASCII, about two a
+ * Hangul or CJK character (a quarter of a unit of {@link withNameWork} a
+ * scan). Native: a text of megabytes is measured in milliseconds.
+ */
+function notAsciiWeight(text: string): number {
+  return Buffer.byteLength(text, "utf8") - text.length;
+}
+
 /** An entry of a {@link CodePoints} page not read yet. */
 const UNREAD: unique symbol = Symbol("unread");
 
 /** The most pages of 256 code points a {@link CodePoints} keeps (2 KiB each, and what they hold). */
-const MAX_PAGES = 1024;
+export const MAX_PAGES = 1024;
+
+/** Code points of pages past {@link MAX_PAGES} a {@link CodePoints} reads afresh before it drops its pages. */
+export const MAX_MISSES = 16_384;
 
 /**
  * A path (or any one-line value) as one printable line: each code point that
@@ -1385,7 +1441,12 @@ const READ_APART = new RegExp(`[\\u{e0000}-\\u{e007f}]|${NAME_PARTING.source}`, 
  * At most four passes.
  */
 function heldAsRead(text: string, names: ReadonlySet<string>, documents?: number[]): number[] {
+  // Its scans (the readings', the openers') cost by the characters not ASCII, at each of up to
+  // four readings, each read apart ({@link withNameWork}).
+  const weight = nameWork === undefined ? 0 : notAsciiWeight(text) >>> 3;
+  if (weight > 0) nameWork?.(weight);
   const readings = textReadings(text);
+  if (readings.length > 1) nameWork?.(weight * (readings.length - 1));
   if (readings.length === 0) return heldOpeners(text, names, documents);
   const held: number[] = [];
   for (const { reading, blanks } of readings)
@@ -1695,6 +1756,8 @@ function namedAt(text: string, start: number, names: ReadonlySet<string>, keys: 
     hidden = true;
     i += width;
   }
+  // A name not all ASCII is read through the Unicode readings, folded and joined (withNameWork).
+  if (hidden && nameWork !== undefined) nameWork(i - start);
   if (overlong) return true;
   if (i === start) return false;
   // Whatever stopped the name ends it: `</rule]>` and `</user_instructions">` are tags of those names;
@@ -2261,8 +2324,10 @@ function lineValue(line: string): string {
  * so a path `app/[slug]/AGENTS.md` (a Next.js route) reads as the path it is.
  * A backslash escape is passed over. Linear.
  */
-function inLineAsText(piece: string): string {
-  if (!/[`[\]]/.test(piece)) return piece;
+function inLineAsText(text: string): string {
+  if (!/[`[\]]/.test(text)) return text;
+  // Its code spans, their backticks written as text, hold no markup (rev80c F3).
+  const piece = ltInCodeSpansAsText(text);
   const written = new Set<number>();
   const open: number[] = [];
   for (let i = 0; i < piece.length; i++) {
@@ -2635,6 +2700,8 @@ function ownerMarkGrowth(text: string): Map<number, number> {
  * the line read as `reading` reads a tag character, in order.
  */
 function ownerMarks(line: string, reading: TagReading): number[] {
+  // An eighth of a unit a character: a sixth of a name's unit in cost ({@link withNameWork}).
+  if (nameWork !== undefined) nameWork(line.length >>> 3);
   // How the line reads so far (a run of white space as one space), as far as the mark goes.
   const tail = new MarkTail();
   const marks: number[] = [];

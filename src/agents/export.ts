@@ -55,14 +55,28 @@ const SHELL_SAFE = /^[A-Za-z0-9_./:@%+=,-]+$/;
 const OPENCODE_FILE_UNSAFE = /[}"\\]|\{env:/;
 
 /**
+ * What a double-quoted word of the shell and of a `.env` file do not both read as written
+ * (the shell's `$`, `` ` ``, `\\`, `!`; dotenv's `\\n`; either's `"`).
+ */
+const ENV_DOUBLE_UNSAFE = /["$`\\!]/;
+
+/**
  * `path` written for `quote`: a shell word, or the inside of a TOML or JSON string;
- * undefined when `quote` (opencode) cannot name it at all.
+ * undefined when `quote` (opencode, env) cannot name it at all.
  */
 export function quotePath(path: string, quote: "shell" | "toml" | "json"): string;
 export function quotePath(path: string, quote: PathQuote): string | undefined;
 export function quotePath(path: string, quote: PathQuote): string | undefined {
   if (quote === "shell") {
     return SHELL_SAFE.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
+  }
+  // A shell word that a `.env` file (dotenv's parse, Gemini CLI's) reads the same: dotenv keeps a
+  // single-quoted value as written, so the shell's `'\''` for a `'` read as another path there
+  // (review rev82d F1); such a path goes in double quotes when both read it as written, else nowhere.
+  if (quote === "env") {
+    if (SHELL_SAFE.test(path)) return path;
+    if (!path.includes("'")) return `'${path}'`;
+    return ENV_DOUBLE_UNSAFE.test(path) ? undefined : `"${path}"`;
   }
   if (quote === "opencode" && OPENCODE_FILE_UNSAFE.test(path)) return undefined;
   // JSON string escapes are TOML basic-string escapes too (\\, \", \n, \uXXXX); TOML

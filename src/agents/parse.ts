@@ -51,7 +51,7 @@ const TOOL_SET_KEYS = ["models", "modes", "tools"];
 /** Most alternative tool sets one preset may have. */
 const MAX_TOOL_SETS = 16;
 const EXPORT_KEYS = ["file", "where", "setting", "quote", "substitutes"];
-const QUOTES: readonly PathQuote[] = ["shell", "toml", "json", "opencode"];
+const QUOTES: readonly PathQuote[] = ["shell", "env", "toml", "json", "opencode"];
 
 /**
  * Parses one preset file's text. Pure: no file system. Every problem is a

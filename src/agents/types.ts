@@ -5,7 +5,7 @@ import type { Layer } from "../types.js";
  * or JSON string, or (`opencode`) the inside of a JSON string that opencode's `{file:PATH}`
  * reads from the raw text before it parses the JSON.
  */
-export type PathQuote = "shell" | "toml" | "json" | "opencode";
+export type PathQuote = "shell" | "env" | "toml" | "json" | "opencode";
 
 /** Where `sysprompt export` writes an agent's prompt, and the line that makes the agent read it. */
 export interface ExportSpec {

@@ -8,6 +8,7 @@ import {
   MAX_PROMPT_COMPILED_TAGS,
   MAX_PROMPT_COMPILES,
   MAX_PROMPT_INPUT,
+  MAX_PROMPT_NAME_READ,
   MAX_PROMPT_OUTPUT,
   MAX_PROMPT_PLACE_PARSE_CHARS,
   MAX_PROMPT_REREAD,
@@ -96,6 +97,8 @@ export class PromptWork {
   given = 0;
   /** Text read again by blocks and partials ({@link RenderBudget.reread}). */
   reread = 0;
+  /** Units of the project's texts the element-name reader read ({@link readNames}). */
+  namesRead = 0;
   tags = 0;
   words = 0;
   /** Set when a render crossed the prompt's limits: render no more sections. */
@@ -107,6 +110,21 @@ export class PromptWork {
    * cannot spend their room (review rev42d F3).
    */
   own: ReadonlySet<string> | undefined;
+
+  /**
+   * Counts `n` units the element-name reader read of a trusted project's
+   * text ({@link MAX_PROMPT_NAME_READ}); past it, throws and spends the
+   * prompt: the project's sections after it are left out unrendered
+   * (`prompt-render-work`), yours rendered before them stay.
+   */
+  readNames(n: number): void {
+    this.namesRead += n;
+    if (this.namesRead <= MAX_PROMPT_NAME_READ) return;
+    this.spent = true;
+    throw new TemplateError(
+      `Render stopped: the project's texts gave the element-name reader more than ${MAX_PROMPT_NAME_READ / (1024 * 1024)} Mi units of work (tag names and text outside ASCII, each read in its Unicode spellings)`,
+    );
+  }
 
   /** Whether `source` is one of {@link own}. */
   isOwn(source: string): boolean {

@@ -137,6 +137,21 @@ export const MAX_RENDER_REREAD = MAX_RENDER_OUTPUT;
 export const MAX_PROMPT_REREAD = 2 * MAX_RENDER_REREAD;
 
 /**
+ * Most units of a trusted project's texts the element-name reader may read
+ * in one prompt's renders together, as `withNameWork` (src/_prompt-text.ts)
+ * counts them: each unit of a name not all ASCII, a quarter of each Hangul
+ * or CJK character a reading scans, an eighth of each character read for
+ * the owner mark. A unit costs some 0.3 µs (a name's Unicode readings,
+ * folds and joins; the scans' expressions), so this is well under 1 s of
+ * CPU; an ordinary project's names are ASCII, and its text outside ASCII a
+ * small part of this. Before, nothing counted it:
+ * a partial of a megabyte of Hangul tag names printed twenty times, or 24
+ * sections of it, held a render 5-14 s of CPU past a 1 s deadline (review
+ * rev80b F1).
+ */
+export const MAX_PROMPT_NAME_READ = 2 * 1024 * 1024;
+
+/**
  * Most characters and list items one prompt's helper calls may be given
  * together (each text or list argument, hash values included, counted at
  * each call). A helper's work grows with what it is given (`when` compares

@@ -50,6 +50,11 @@ export async function hookLoading(
   distills = false,
 ): Promise<{
   pass: (paths: readonly string[], delivered: Set<string>) => Promise<TouchedContext>;
+  /**
+   * The pass of your own glob rules alone (no context file, no repository's rule): what a call
+   * past the hook's budget still sends (`HookProgress`). `delivered` is read, never changed.
+   */
+  ownPass: (paths: readonly string[], delivered: ReadonlySet<string>) => Promise<TouchedContext>;
   snapshot: HookSnapshot;
   /** The rules were not all found in time: the snapshot is not one to answer later calls from. */
   partial: boolean;
@@ -113,8 +118,23 @@ export async function hookLoading(
     );
     return { files: touched.files, diagnostics: [...problems, ...touched.diagnostics] };
   };
+  const own = rules.filter((r) => r.layer === "user" && r.activation === "glob");
+  const ownPass = (paths: readonly string[], delivered: ReadonlySet<string>) =>
+    loadContextForPathsSince(
+      paths,
+      {
+        ...loading,
+        rules: own,
+        contextFiles: false,
+        ruleSources: [],
+        delivered: new Set(delivered),
+        deadlineMs,
+        textCap: hookTextCap(agent, tool, distills),
+      },
+      started,
+    );
   // A rule file refused (rev79h F5) is said, but the rules were all found: the snapshot stands.
-  return { pass, snapshot, partial: tracing.some((d) => d.code === "touch-deadline") };
+  return { pass, ownPass, snapshot, partial: tracing.some((d) => d.code === "touch-deadline") };
 }
 
 /**

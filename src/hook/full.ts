@@ -6,8 +6,9 @@
  */
 import { dirname, join, resolve } from "node:path";
 import type { CacheLocation } from "../_cache-location.js";
+import { UNCLOSABLE_RESULT } from "../_fence.js";
 import { expandHome } from "../_paths.js";
-import { globRuleFolders } from "../gather/context/index.js";
+import { globRuleFolders, type TouchedFile } from "../gather/context/index.js";
 import { contextKey, ruleKey } from "../gather/context/touch-keys.js";
 import { realWorkingFolder } from "../gather/roots.js";
 import { globSuffixes, RULE_FORMATS } from "../gather/rules/index.js";
@@ -15,6 +16,7 @@ import { projectReach } from "../repo-files/index.js";
 import { formatTouched } from "../touch/format.js";
 import type { Diagnostic } from "../types.js";
 import { type HookWhere, hookLoading, mayBringSomething } from "./context.js";
+import type { HookProgress } from "./deadline.js";
 import { MAX_CHECKED, resolved, searchedFolders, stampOf, watchedPaths } from "./fast.js";
 import { geminiCut } from "./gemini-cut.js";
 import type { HookCall, ToolAgent } from "./input.js";
@@ -55,6 +57,10 @@ export interface SlowCall {
   distilledRoom?: number;
   /** What the call itself has to say (the paths its caps left out): said with the pass's warnings. */
   said?: readonly Diagnostic[];
+  /** Whether files found can follow the tool's result (`callContext`'s): asked before any is kept as given. */
+  appendable?: (files: readonly TouchedFile[]) => boolean;
+  /** Where your own glob rules' text goes once matched, for an answer past the budget. */
+  progress?: HookProgress;
 }
 
 /**
@@ -121,6 +127,20 @@ export async function slowContext(
     distilled,
   );
   const snapshot = loading.snapshot;
+  // Gemini CLI shows the text with each `<` and `>` escaped: what a file leaves open is closed as it reads there.
+  const shown = agent === "gemini-cli" ? geminiShows : undefined;
+  // Your own glob rules first, alone: no repository file is read for them, so a call the
+  // project's part holds past the budget still sends them (fx82d; rev78b F2's limit).
+  if (c.progress !== undefined && !c.late()) {
+    const own = await loading.ownPass(paths, c.session.keys);
+    const fits = own.files.length > 0 && (c.appendable === undefined || c.appendable(own.files));
+    const text = fits ? formatTouched(own.files, call.cwd, shown) : undefined;
+    if (
+      text !== undefined &&
+      (room === Number.POSITIVE_INFINITY || GEMINI_CHARS.size(text) <= room)
+    )
+      c.progress.ownText = text;
+  }
   const view = await lookAt(paths, call.cwd, snapshot, home);
   const given = new Set(c.session.keys);
   let touched = await loading.pass(paths, given);
@@ -129,9 +149,14 @@ export async function slowContext(
   let failed: string | undefined;
   // Past the caller's deadline the text reaches no one: nothing is kept as given.
   if (c.late()) return {};
-  // Gemini CLI shows the text with each `<` and `>` escaped: what a file leaves open is closed as it reads there.
-  const shown = agent === "gemini-cli" ? geminiShows : undefined;
   const ours = [...given].filter((k) => !c.session.keys.has(k));
+  // Files the tool's result cannot take (opencode's: an element nothing closes) are neither sent nor kept (rev82d F2).
+  const unappendable = () =>
+    touched.files.length > 0 && c.appendable !== undefined && !c.appendable(touched.files);
+  const refused = {
+    note: `nothing added: the tool's result ${UNCLOSABLE_RESULT}; the files come with a later call`,
+  };
+  if (unappendable()) return refused;
   // A text Gemini CLI would cut with the shell output before it is neither sent nor kept as given.
   const overRoom = () => {
     if (room === Number.POSITIVE_INFINITY || touched.files.length === 0) return undefined;
@@ -147,7 +172,7 @@ export async function slowContext(
         keys = new Set(fresh.keys);
         touched = await loading.pass(paths, keys);
       } else keys = new Set([...fresh.keys, ...ours]);
-      if (c.late() || overRoom() !== undefined) return false;
+      if (c.late() || overRoom() !== undefined || unappendable()) return false;
       // Rules cut short by the deadline: the next call looks again rather than answer from these.
       // A pass cut short (deadline, folders, paths) did not look at every folder it would stamp empty.
       const kept = loading.partial
@@ -162,6 +187,7 @@ export async function slowContext(
       return true;
     });
     if (!kept.value) {
+      if (!c.late() && unappendable()) return refused;
       const size = overRoom();
       return size === undefined || c.late()
         ? {}

@@ -7,10 +7,12 @@
  */
 
 import { PATH_MAX } from "../_paths.js";
+import type { TouchedFile } from "../gather/context/index.js";
 import { envAgentDir } from "../locate/layers.js";
 import type { Diagnostic } from "../types.js";
 import type { HookWhere } from "./context.js";
 import { pathCuts } from "./cuts.js";
+import type { HookProgress } from "./deadline.js";
 import { nothingNew } from "./fast.js";
 import {
   type HookAgent,
@@ -45,6 +47,7 @@ export async function runHook(
   stdin: string,
   where: HookWhere,
   late: () => boolean = () => false,
+  progress?: HookProgress,
 ): Promise<HookOutcome> {
   const parsed = parseHookInput(agent, stdin);
   if ("problem" in parsed) return { reply: hookReply(agent, undefined), note: parsed.problem };
@@ -60,7 +63,9 @@ export async function runHook(
       note: `nothing added: the tool's result ${start.nothing}; the files come with a later call`,
     };
   }
-  const found = await callContext(agent, parsed.call, where, late, start.room, start.distilledRoom);
+  if (progress !== undefined) progress.closer = start.closer;
+  const limits = progress === undefined ? start : { ...start, progress };
+  const found = await callContext(agent, parsed.call, where, late, limits);
   const reply = hookReply(agent, found.text, start.closer);
   return found.note === undefined ? { reply } : { reply, note: found.note };
 }
@@ -75,15 +80,18 @@ export async function runHook(
  * shell result at 40,000 characters, `replyStart`; less when Gemini CLI's
  * settings cut lower, `geminiCut`; for another tool, `distilledRoom`, when
  * they turn its context management on) is not given: nothing is added or kept as given.
+ * Nor is a text `appendable` refuses (asked only when files come, before any
+ * is kept: opencode's plugin, whose tool output nothing may follow, review
+ * rev82d F2); the note says so, and the files come with a later call.
  */
 export async function callContext(
   agent: ToolAgent,
   call: HookCall,
   where: HookWhere,
   late: () => boolean = () => false,
-  room = Number.POSITIVE_INFINITY,
-  distilledRoom?: number,
+  limits: CallLimits = {},
 ): Promise<{ text?: string; note?: string }> {
+  const { room = Number.POSITIVE_INFINITY, distilledRoom, appendable, progress } = limits;
   const named = namedPaths(agent, call.tool, call.input);
   // Most calls name nothing of interest: answered before anything else is loaded or read.
   if (namesNothing(named)) return {};
@@ -115,10 +123,22 @@ export async function callContext(
       room,
       said,
       ...(distilledRoom === undefined ? {} : { distilledRoom }),
+      ...(appendable === undefined ? {} : { appendable }),
+      ...(progress === undefined ? {} : { progress }),
     });
   } catch (error) {
     return { note: `nothing added: ${error instanceof Error ? error.message : String(error)}` };
   }
+}
+
+/** What may hold a call's text back ({@link callContext}). */
+export interface CallLimits {
+  room?: number;
+  distilledRoom?: number;
+  /** Whether the files found can follow the tool's result: false, none is given or kept as given. */
+  appendable?: (files: readonly TouchedFile[]) => boolean;
+  /** Where your own glob rules' text goes once matched, for an answer past the budget (fx82d). */
+  progress?: HookProgress;
 }
 
 /** The warning for a call's path arguments left out for their length (rev79h F3), or none. */

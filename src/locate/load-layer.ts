@@ -181,7 +181,7 @@ async function loadPartials(
   reach: Reach | undefined,
   signal: AbortSignal | undefined,
 ): Promise<{ partials: Record<string, string>; diagnostics: Diagnostic[] }> {
-  const { names, diagnostics } = await listMarkdown(dir, signal);
+  const { names, diagnostics } = await listMarkdown(dir, signal, reach);
   const partials: Record<string, string> = {};
   const { texts: reads, cut } = await readLayerFiles(dir, names, reach);
   if (cut) diagnostics.push(cut);

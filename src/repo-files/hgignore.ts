@@ -13,7 +13,7 @@ import {
   regexSize,
   Unreadable,
 } from "./linear-regex.js";
-import { holdsHgWorkingCopy } from "./project-root.js";
+import { holdsOwnHgWorkingCopy, type RefusedRootMarker } from "./project-root.js";
 
 /** A `.hgignore` larger than this is read up to here, and the rest makes everything private. */
 const MAX_HGIGNORE_BYTES = 256 * 1024;
@@ -40,65 +40,171 @@ export interface HgIgnore {
 
 /**
  * The `.hgignore` of `root`, a Mercurial working copy's top (see
- * {@link holdsHgWorkingCopy}), or undefined. Only the top's file counts, as for
+ * `holdsOwnHgWorkingCopy`), or undefined. Only the top's file counts, as for
  * Mercurial (a nested one is read only through `subinclude:`). The file is
  * read as the door's in-tree ignore files are: a capped regular file, never
  * through a link (Mercurial follows one; it is then a cut, so the door
  * refuses rather than passes). Read through {@link hgIgnoreAround} alone,
- * which finds the working copy a path is in.
+ * which finds the working copy a path is in. `name`: another file below the
+ * top, one the copy's `.hg/hgrc` names ({@link hgrcIgnoreFiles}), read alike.
  */
-async function readHgIgnore(root: string): Promise<HgIgnore | undefined> {
-  const read = await readCappedBytes(join(root, ".hgignore"), MAX_HGIGNORE_BYTES, {
-    follow: false,
-  });
+async function readHgIgnore(root: string, name = ".hgignore"): Promise<HgIgnore | undefined> {
+  const path = join(root, name);
+  const read = await readCappedBytes(path, MAX_HGIGNORE_BYTES, { follow: false });
   if (!read.ok) {
     if (read.reason === "missing") return undefined;
-    const kind = await lstatKindOrMissing(join(root, ".hgignore"));
+    const kind = await lstatKindOrMissing(path);
     if (kind === "dir") return undefined;
-    return { ignores: () => false, cut: ".hgignore could not be read (a link, FIFO or device)" };
+    return { ignores: () => false, cut: `${name} could not be read (a link, FIFO or device)` };
   }
   const bytes = Buffer.from(read.bytes.subarray(0, MAX_HGIGNORE_BYTES)).toString("latin1");
-  const rules = compileHgIgnore(bytes);
+  const rules = compileHgIgnore(bytes, name);
   if (read.total > MAX_HGIGNORE_BYTES && rules.cut === undefined) {
-    return { ...rules, cut: `.hgignore is read up to ${MAX_HGIGNORE_BYTES / 1024} KiB` };
+    return { ...rules, cut: `${name} is read up to ${MAX_HGIGNORE_BYTES / 1024} KiB` };
   }
   return rules;
 }
 
+/** A working copy's `.hg/hgrc` larger than this is read up to here. */
+const MAX_HGRC_BYTES = 64 * 1024;
+
+/** The ignore files one `.hg/hgrc` may name that are read; a name past them is a cut. */
+const MAX_HGRC_IGNORE_FILES = 16;
+
 /**
- * The `.hgignore` in force at `root`: that of the nearest Mercurial working
- * copy at or above `root`, with `at`, `root`'s path below that copy's top (""
- * or "a/b/"); undefined when there is none. What the door and the workspace
- * tree both ask. A `.git` on the way ends nothing: Mercurial walks into a git
- * repository its working copy holds (only a `.hg` is a repository to it), so
- * its rules still hide the files there from you (rev70b F10: rooted at a
- * nested `app/.git`, the door read no `.hgignore`). A nearer `.hg` does end
- * it, as Mercurial's walk stops at a nested repository. No folder above
- * `ceiling` is looked at, nor, above `root`, the home folder or one above it
- * (`home`, default your home folder): a dotfiles working copy is yours, as
- * its rules, the home folder never a project root (as for git's repositories
- * around a root, `enclosingRepositories`).
+ * The ignore files a working copy's own `.hg/hgrc` names (`[ui]`'s `ignore`
+ * and `ignore.NAME`), paths below the working copy's top, each then read as
+ * its `.hgignore` is, as Mercurial's `dirstate._ignorefiles` joins them to
+ * the top: the last value of a name kept, `%unset` taking it away, a line
+ * that starts with blanks continuing the value above it (decided, review
+ * rev82a F5: your per-clone list, Mercurial's twin of `.git/info/exclude`,
+ * was not read, and `render --untrusted` inlined the file it ignores). Only
+ * a path inside the working copy is read: `~`, `$VAR`, an absolute path or
+ * one that leaves the copy is a cut, as is a `%include` (never followed) or
+ * an `.hg/hgrc` not read whole, since a file's lines may reach a warning and
+ * a repository's own `.hg/hgrc` (one it commits below your copy) must not
+ * name a file of yours for them. Read through the door's capped reader,
+ * never through a link.
+ */
+async function hgrcIgnoreFiles(top: string): Promise<{ names: string[]; cut?: string }> {
+  const read = await readCappedBytes(join(top, ".hg", "hgrc"), MAX_HGRC_BYTES, { follow: false });
+  if (!read.ok) {
+    if (read.reason === "missing") return { names: [] };
+    const kind = await lstatKindOrMissing(join(top, ".hg", "hgrc"));
+    if (kind === "dir") return { names: [] };
+    return { names: [], cut: ".hg/hgrc could not be read (a link, FIFO or device)" };
+  }
+  const text = Buffer.from(read.bytes.subarray(0, MAX_HGRC_BYTES)).toString("latin1");
+  let cut: string | undefined =
+    read.total > MAX_HGRC_BYTES ? `.hg/hgrc is read up to ${MAX_HGRC_BYTES / 1024} KiB` : undefined;
+  const values = new Map<string, string>();
+  let section = "";
+  let last: string | undefined;
+  for (const raw of text.split("\n")) {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    // A continuation line: blanks, then more of the value above it.
+    if (last !== undefined && /^[ \t]+\S/.test(line)) {
+      values.set(last, `${values.get(last) ?? ""}\n${line.trim()}`);
+      continue;
+    }
+    last = undefined;
+    const trimmed = line.trim();
+    if (trimmed === "" || trimmed.startsWith("#") || trimmed.startsWith(";")) continue;
+    const header = /^\[([^\]]+)\]/.exec(trimmed);
+    if (header) {
+      section = (header[1] ?? "").trim();
+      continue;
+    }
+    if (trimmed.startsWith("%include")) {
+      cut ??= ".hg/hgrc: a %include is not followed";
+      continue;
+    }
+    if (trimmed.startsWith("%unset")) {
+      if (section === "ui") values.delete(trimmed.slice("%unset".length).trim());
+      continue;
+    }
+    const eq = line.indexOf("=");
+    if (eq < 0 || section !== "ui") continue;
+    const key = line.slice(0, eq).trim();
+    if (key !== "ignore" && !key.startsWith("ignore.")) continue;
+    values.set(key, line.slice(eq + 1).trim());
+    last = key;
+  }
+  const names: string[] = [];
+  for (const [key, raw] of values) {
+    const value = raw.trim();
+    if (value === "") continue;
+    const name = normpath(value);
+    if (/^[~/]/.test(value) || value.includes("$") || name === ".." || name.startsWith("../")) {
+      cut ??= `.hg/hgrc: ui.${key} names a file outside the working copy, not read`;
+    } else if (names.length >= MAX_HGRC_IGNORE_FILES) {
+      cut ??= `.hg/hgrc: more than ${MAX_HGRC_IGNORE_FILES} ignore files named`;
+    } else if (name !== ".hgignore" && !names.includes(name)) names.push(name);
+  }
+  return cut === undefined ? { names } : { names, cut };
+}
+
+/** One Mercurial working copy's `.hgignore` in force at a root: its rules, the root's path below its top (`at`, "" or "a/b/"), and the file's path. */
+export interface HgCopy {
+  rules: HgIgnore;
+  at: string;
+  file: string;
+}
+
+/**
+ * The `.hgignore` files in force at `root`: that of every Mercurial working
+ * copy at or above `root` (nearest first), each with `at`, `root`'s path below
+ * that copy's top; what the door and the workspace tree both ask
+ * ({@link hgIgnored}). An ignore file only makes more of a project private,
+ * so every working copy's counts, not only the nearest (decided, review
+ * rev82a F1: a repository that commits a `.hg` folder, or a link named
+ * `.hg`, inside your working copy ended the walk at it, and your copy's
+ * `.hgignore` was no longer read below it). A `.git` on the way ends nothing
+ * either: Mercurial walks into a git repository its working copy holds
+ * (rev70b F10). A marker that is another user's, or lies in a folder other
+ * users may write to, marks no copy ({@link holdsOwnHgWorkingCopy}) and is
+ * put in `refused` (rev82a F2). No folder above `ceiling` is looked at, nor,
+ * above `root`, the home folder or one above it (`home`, default your home
+ * folder): a dotfiles working copy is yours, as its rules, the home folder
+ * never a project root (as for git's repositories around a root,
+ * `enclosingRepositories`).
  */
 export async function hgIgnoreAround(
   root: string,
   stops: { ceiling?: string | undefined; home?: string | undefined } = {},
-): Promise<{ rules: HgIgnore; at: string } | undefined> {
+  refused?: RefusedRootMarker[],
+): Promise<HgCopy[]> {
   const home = resolve(stops.home ?? homeFolder());
   const homes = [home, await realpathOrSelf(home)];
+  const copies: HgCopy[] = [];
   for (let dir = root; ; ) {
-    // A `.hg` folder, or a link to one (rev71a F6: a linked `.hg` marked nothing, no rules read).
-    if (await holdsHgWorkingCopy(dir)) {
-      const rules = await readHgIgnore(dir);
-      if (rules === undefined) return undefined;
-      const at = relative(dir, root).split(sep).join("/");
-      return { rules, at: at === "" ? "" : `${at}/` };
+    // A `.hg` folder, or a link to one (rev71a F6): either only adds its folder's `.hgignore`.
+    if (await holdsOwnHgWorkingCopy(dir, refused)) {
+      const rel = relative(dir, root).split(sep).join("/");
+      const at = rel === "" ? "" : `${rel}/`;
+      // Its `.hgignore`, and the files its own `.hg/hgrc` names (rev82a F5).
+      const named = await hgrcIgnoreFiles(dir);
+      const names = [".hgignore", ...named.names];
+      const read = await Promise.all(names.map((name) => readHgIgnore(dir, name)));
+      for (const [i, rules] of read.entries()) {
+        if (rules) copies.push({ rules, at, file: join(dir, names[i] ?? ".hgignore") });
+      }
+      if (named.cut !== undefined) {
+        const cut = { ignores: () => false, cut: named.cut };
+        copies.push({ rules: cut, at, file: join(dir, ".hg", "hgrc") });
+      }
     }
     const up = dirname(dir);
     if (up === dir || !isBelowCeiling(up, stops.ceiling) || homes.some((h) => isWithin(h, up))) {
-      return undefined;
+      return copies;
     }
     dir = up;
   }
+}
+
+/** Whether a working copy of `copies` ({@link hgIgnoreAround}) ignores `rel`, a path below their root ("a/b"). */
+export function hgIgnored(copies: readonly HgCopy[], rel: string): boolean {
+  return copies.some((c) => c.rules.ignores(c.at + rel));
 }
 
 /**
@@ -166,7 +272,7 @@ function sourceOf(kind: string, pattern: string): string {
  * ignored when either reading ignores it); the first line it cannot read is
  * the cut.
  */
-export function compileHgIgnore(bytes: string): HgIgnore {
+export function compileHgIgnore(bytes: string, name = ".hgignore"): HgIgnore {
   let syntax = "relre:";
   let rustSyntax = "relre:";
   let cut: string | undefined;
@@ -180,7 +286,7 @@ export function compileHgIgnore(bytes: string): HgIgnore {
     const line = withoutTrailingBlanks(commentless);
     // Where hg-core may read the line otherwise than Python, a cut: Python's reading is kept.
     const differs = readingsDiffer(raw, commentless);
-    if (differs !== undefined) cut ??= `.hgignore line ${lineNo}: ${differs}`;
+    if (differs !== undefined) cut ??= `${name} line ${lineNo}: ${differs}`;
     if (line === "") continue;
     if (line.startsWith("syntax:")) {
       // Python's `bytes.strip()`: ASCII blanks only (`glob\xa0` is no syntax to Mercurial).
@@ -213,11 +319,11 @@ export function compileHgIgnore(bytes: string): HgIgnore {
     const sources: [string, true | "classes"][] = [];
     if (kind === "include" || kind === "subinclude") {
       if (!named) {
-        cut ??= `.hgignore line ${lineNo}: under syntax: ${kind}, not read`;
+        cut ??= `${name} line ${lineNo}: under syntax: ${kind}, not read`;
         continue;
       }
       if (pattern.startsWith(":")) {
-        cut ??= `.hgignore line ${lineNo}: ${kind}: names another file, not read`;
+        cut ??= `${name} line ${lineNo}: ${kind}: names another file, not read`;
         continue;
       }
       // `includes/x` is taken as an include by Mercurial's prefix test, which then reads the
@@ -226,7 +332,7 @@ export function compileHgIgnore(bytes: string): HgIgnore {
       // Mercurial). Read it so, and in the syntax in force: each only makes more private.
       const canonical = normpath(line);
       if (canonical === ".." || canonical.startsWith("../")) {
-        cut ??= `.hgignore line ${lineNo}: a pattern that leaves the working copy (Mercurial stops at it)`;
+        cut ??= `${name} line ${lineNo}: a pattern that leaves the working copy (Mercurial stops at it)`;
         continue;
       }
       sources.push([canonical === "." ? "" : globRegex(canonical) + GLOB_SUFFIX, "classes"]);
@@ -252,7 +358,7 @@ export function compileHgIgnore(bytes: string): HgIgnore {
         const tree = parseRegex(source, { regexCrate });
         total += regexSize(tree);
         if (total > MAX_HGIGNORE_PROGRAM) {
-          cut ??= `.hgignore line ${lineNo}: its patterns together are past what this reader takes`;
+          cut ??= `${name} line ${lineNo}: its patterns together are past what this reader takes`;
           break;
         }
         trees.push(tree);
@@ -260,7 +366,7 @@ export function compileHgIgnore(bytes: string): HgIgnore {
     } catch (error) {
       // Anything the parse throws (a stack overflow too) is a line not read, never a failed step.
       const why = error instanceof Unreadable ? error.message : "an error reading it";
-      cut ??= `.hgignore line ${lineNo}: a pattern this reader cannot take (${why})`;
+      cut ??= `${name} line ${lineNo}: a pattern this reader cannot take (${why})`;
     }
   }
   let program: LinearRegex | undefined;
@@ -268,7 +374,7 @@ export function compileHgIgnore(bytes: string): HgIgnore {
     program = trees.length === 0 ? undefined : compileRegexes(trees, { foldCase: true });
   } catch {
     program = undefined;
-    cut ??= ".hgignore: its patterns together are past what this reader takes";
+    cut ??= `${name}: its patterns together are past what this reader takes`;
   }
   const rules: HgIgnore = {
     ignores: (rel) => {
@@ -279,7 +385,7 @@ export function compileHgIgnore(bytes: string): HgIgnore {
         if (!(error instanceof Unreadable)) throw error;
         // Past the program's work bound: nothing more is matched, and nothing is proven kept.
         program = undefined;
-        rules.cut ??= `.hgignore: ${error.message}`;
+        rules.cut ??= `${name}: ${error.message}`;
         return false;
       }
     },

@@ -30,7 +30,7 @@ export {
   stopOf,
   stopRefusal,
 } from "./held-links.js";
-export { type HgIgnore, hgIgnoreAround } from "./hgignore.js";
+export { type HgCopy, type HgIgnore, hgIgnoreAround, hgIgnored } from "./hgignore.js";
 export { intoProject } from "./into-project.js";
 export { type NestedCheck, nestedClones } from "./nested-clone.js";
 export { readFileNoFollow } from "./no-follow.js";

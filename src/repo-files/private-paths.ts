@@ -15,7 +15,7 @@ import { projectOwns } from "../gather/environment/index.js";
 import { gitExcludeFile } from "../gather/git/index.js";
 import { readCappedBytes } from "./capped-read.js";
 import { isGitFolder } from "./git-file.js";
-import { type HgIgnore, hgIgnoreAround } from "./hgignore.js";
+import { type HgCopy, hgIgnoreAround, hgIgnored } from "./hgignore.js";
 import { holdsGit, holdsRepository, holdsUsableGit } from "./project-root.js";
 
 /**
@@ -89,8 +89,8 @@ export interface PrivatePathsOptions {
  * submodule, as git reads it; and your global git excludes, anchored at the
  * top of the innermost repository that holds the path, as git anchors them
  * when you work there, and at the project's top; and what the `.hgignore` of
- * the Mercurial working copy at or above `root` ignores, {@link hgIgnoreAround},
- * a `.git` between them no boundary). What
+ * each Mercurial working copy of yours at or above `root` ignores,
+ * {@link hgIgnoreAround}, a `.git` or `.hg` between them no boundary). What
  * `.git/info/exclude` names stays private even where the repository's own
  * `.gitignore` takes it back (`!credentials.json`): git lets it, but the
  * exclude file is the clone's, not the repository's. A boundary found
@@ -177,8 +177,8 @@ function ownPrivatePaths(
   // A repository's ignore files may hold hundreds of thousands of patterns: the same caps as the tree's.
   const budget = newPatternBudget();
   let excluded: Promise<IgnoreRules | undefined> | undefined;
-  // The `.hgignore` of the Mercurial working copy at or above `root`, and `root`'s path below its top.
-  let hg: Promise<{ rules: HgIgnore; at: string } | undefined> | undefined;
+  // The `.hgignore` of each Mercurial working copy at or above `root`, and `root`'s path below its top.
+  let hg: Promise<HgCopy[]> | undefined;
   // Where git keeps the clone's exclude file: the common git folder in a worktree or submodule.
   let excludeFile: Promise<string | undefined> | undefined;
   const excludePath = () => {
@@ -248,14 +248,15 @@ function ownPrivatePaths(
     // a cut is a refusal, never a pass.
     if (inFolder.cut !== undefined) return { rel, why: notReadWhole(inFolder.cut), cut: true };
     // A Mercurial working copy's `.hgignore` names your local files as a `.gitignore` does (rev68a F3).
-    // The nearest working copy at or above the root: a `.git` below its top ends nothing (rev70b F10).
+    // Every working copy at or above the root: a `.git` or `.hg` below its top ends nothing (rev70b
+    // F10, rev82a F1).
     hg ??= hgIgnoreAround(root, { home: options.home });
     const around = await hg;
-    const hgRules = around?.rules;
-    if (around?.rules.ignores(around.at + (asked.endsWith("/") ? asked.slice(0, -1) : asked))) {
+    if (hgIgnored(around, asked.endsWith("/") ? asked.slice(0, -1) : asked)) {
       return { rel, why: "ignored by Mercurial (.hgignore)" };
     }
-    if (hgRules?.cut !== undefined) return { rel, why: notReadWhole(hgRules.cut), cut: true };
+    const hgCut = around.find((c) => c.rules.cut !== undefined)?.rules.cut;
+    if (hgCut !== undefined) return { rel, why: notReadWhole(hgCut), cut: true };
     // Not ignored as git has it: a repository's `!name` may have taken back the exclude file's entry.
     excluded ??= excludePath().then((file) => rulesOfFile(file));
     // Paced: the exclude file's patterns are tested at each folder of a path hundreds deep.

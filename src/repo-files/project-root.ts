@@ -62,7 +62,7 @@ export interface RefusedRootMarker {
  * own are read, its context files too, as every ancestor's); the context
  * files of it and below are read within another project than its own.
  */
-export type RootMarkerLoss = "rules" | "skills" | "context";
+export type RootMarkerLoss = "rules" | "skills" | "context" | "hgignore";
 
 /** What each loss names, in this order in the warning: of the marker's folder and those down to cwd's parent. */
 const LOST_WORDS: Partial<Record<RootMarkerLoss, string>> = {
@@ -119,6 +119,8 @@ function refusalDiagnostic(r: RefusalSaid): Diagnostic {
     lost.length === 0
       ? ""
       : ` Not read from it down to the working folder's parent: ${lost.join(" and ")}.`;
+  // A `.hg`'s `.hgignore` hides nothing (rev82a F2): said, as nothing of it is lost.
+  const hgignore = r.losses.has("hgignore") ? " Its `.hgignore` hides nothing of the project." : "";
   const stillRead = !r.losses.has("context")
     ? ""
     : r.above === undefined
@@ -128,7 +130,7 @@ function refusalDiagnostic(r: RefusalSaid): Diagnostic {
     level: "warning",
     code: "root-marker-refused",
     path: dir,
-    message: `${toPosix(join(dir, marker))} makes no project root: ${why}.${notRead}${stillRead}`,
+    message: `${toPosix(join(dir, marker))} makes no project root: ${why}.${notRead}${hgignore}${stillRead}`,
   };
   said.set(d, r);
   return d;
@@ -421,6 +423,21 @@ async function otherCloneMarker(dir: string): Promise<string | undefined> {
  */
 export function holdsHgWorkingCopy(dir: string): Promise<boolean> {
   return holdsMarker(dir, OTHER_CLONES[0] as OtherClone);
+}
+
+/**
+ * {@link holdsHgWorkingCopy}, its marker judged as a project root's is
+ * ({@link ownsRootMarker}, the one rule): another user's `.hg`, or one in a
+ * folder other users may write to (`/tmp/.hg`), marks no working copy of
+ * yours, its `.hgignore` hides nothing, and `refused` gets it, said as a
+ * `root-marker-refused` warning (review rev82a F2: another user's `/tmp/.hg`
+ * and `.hgignore` hid a project's nested `AGENTS.md` with no word).
+ */
+export async function holdsOwnHgWorkingCopy(
+  dir: string,
+  refused?: RefusedRootMarker[],
+): Promise<boolean> {
+  return (await holdsHgWorkingCopy(dir)) && (await ownsRootMarker(dir, ".hg", refused));
 }
 
 /** Synchronous twin of {@link holdsOtherClone}. */

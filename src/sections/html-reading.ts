@@ -793,7 +793,9 @@ export function followingShown(
   if (served?.joiners.includes(joiner) && served.text === text) return true;
   // A paragraph after a blank line is held by no element the text leaves open (placed).
   const placed = joiner === "\n\n" && captures ? "" : undefined;
-  return probesShown(text, (probe) => `${text}${joiner}${probe}\n`, [""], onLimit, placed);
+  // Words on its last line are in no element it left open there (`<del>`, a white `<span>`: rev80c F3).
+  const inline = joiner === "\n\n" ? undefined : "";
+  return probesShown(text, (probe) => `${text}${joiner}${probe}\n`, [""], onLimit, placed, inline);
 }
 
 /**
@@ -827,6 +829,7 @@ export function withOneRender<T>(text: string, joiner: string, run: () => T): T 
       ["A", "B"],
       undefined,
       "B",
+      joiner === "\n\n" ? undefined : "A",
     )
   )
     served = { text, joiners: [joiner, "\n\n"] };
@@ -843,7 +846,8 @@ export function withOneRender<T>(text: string, joiner: string, run: () => T): T 
  * {@link followingShown}'s render and reading, charged as it says
  * (`onLimit` too). `placed`: the suffix of the probe written last, after a
  * blank line, which must also be a paragraph of its own at the top level
- * ({@link probeShownIn}).
+ * ({@link probeShownIn}). `inline`: the suffix of the probe written on the
+ * text's last line, which must be in no element but the renderer's blocks.
  */
 function probesShown(
   text: string,
@@ -851,6 +855,7 @@ function probesShown(
   suffixes: readonly string[],
   onLimit?: (limit: RenderLimit) => void,
   placed?: string,
+  inline?: string,
 ): boolean {
   if (text.length > MAX_VERIFIED_CHARS) return false;
   // Charged here, unless the running check paid for this render ({@link paidCheck}).
@@ -867,9 +872,10 @@ function probesShown(
   const limit = MAX_HTML_ELEMENTS + rendered.length / 4;
   const probes = suffixes.map((suffix) => probe + suffix);
   const last = placed === undefined ? undefined : probe + placed;
+  const held = inline === undefined ? undefined : probe + inline;
   try {
-    if (!probeShownIn(rendered, probes, true, limit, last)) return false;
-    return !/noscript/i.test(rendered) || probeShownIn(rendered, probes, false, limit, last);
+    if (!probeShownIn(rendered, probes, true, limit, last, held)) return false;
+    return !/noscript/i.test(rendered) || probeShownIn(rendered, probes, false, limit, last, held);
   } catch (error) {
     if (error !== TOO_MUCH) throw error;
     return false;
@@ -882,6 +888,8 @@ interface Hider {
   outer: Hider | undefined;
   /** A formatting element a raw reader keeps or opens again ({@link againOpened}): told only where the text's Markdown reads its tag as markup. */
   formatting?: true;
+  /** Any other element of the text's open around the words after it (neither hiding nor capturing): never told, always ended by its end tag after the text (rev80c F2). */
+  ended?: true;
 }
 
 /**
@@ -947,12 +955,17 @@ const FORMATTING = [
 
 const FORMATTING_NAMES = new Set(FORMATTING);
 
-const FORMATTING_TAG = new RegExp(`<(?:${FORMATTING.join("|")})(?=[\\t\\n\\f\\r />]|$)`, "i");
-
-/** Whether `text` may leave a formatting element ({@link FORMATTING}) open or in the reader's list. Linear, one expression. */
+/**
+ * Whether `text` may leave an element open or in the reader's list: a
+ * formatting element ({@link FORMATTING}) or any other (rev80c F2: every
+ * element of the text's open around the words after it is ended), i.e. a
+ * start tag. Linear, one expression.
+ */
 export function mayReopen(text: string): boolean {
-  return text.includes("<") && FORMATTING_TAG.test(text);
+  return text.includes("<") && START_TAG.test(text);
 }
+
+const START_TAG = /<[A-Za-z]/;
 
 /**
  * {@link rawHidingTags} of `text` with a word printed in it at each of
@@ -1030,6 +1043,10 @@ function rawHidersIn(
           // One both readers open (before a `<table>`, rev78e F3) is written `&lt;`; one only a
           // raw reader opens (`` Wrap it in `<code>` tags. ``, `<code/x>`: rev78c F2) is told in
           // `reopened`, to be closed after the text (an escape is shown in a code span).
+          if (h.ended) {
+            again.add(at);
+            continue;
+          }
           if (h.formatting) {
             view ??= markdownAsHtml(text);
             if (view.charCodeAt(at) !== 0x3c) {
@@ -1048,6 +1065,54 @@ function rawHidersIn(
     if (error !== TOO_MUCH) throw error;
     return [];
   }
+}
+
+/**
+ * HTML's elements, obsolete ones a browser still draws among them: an element
+ * of any other name (`Promise<T>`'s `<t>`, an autolink's `<https:>`, a custom
+ * element) is drawn as its parent draws text, unless an attribute of its own
+ * does ({@link DRAWING_ATTRIBUTES}).
+ */
+const HTML_ELEMENTS: ReadonlySet<string> = new Set(
+  (
+    "a abbr acronym address applet area article aside audio b base basefont bdi bdo bgsound big " +
+    "blockquote body br button canvas caption center cite code col colgroup data datalist dd del " +
+    "details dfn dialog dir div dl dt em embed fieldset figcaption figure font footer form frame " +
+    "frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html i iframe image img input ins isindex " +
+    "kbd keygen label legend li link listing main map mark marquee math menu menuitem meta meter " +
+    "nav nobr noembed noframes noscript object ol optgroup option output p param picture " +
+    "plaintext pre progress q rb rp rt rtc ruby s samp script search section select selectedcontent " +
+    "slot small source span strike strong style sub summary sup svg table tbody td template " +
+    "textarea tfoot th thead time title tr track tt u ul var video wbr xmp"
+  ).split(" "),
+);
+
+/** The attributes that change how any element's text is drawn or may be styled (a style sheet's hooks), `hidden` and `popover` apart ({@link hides}). */
+const DRAWING_ATTRIBUTES = [
+  "style",
+  "dir",
+  "lang",
+  "xml:lang",
+  "class",
+  "id",
+  "slot",
+  "part",
+  "is",
+];
+
+/**
+ * Whether a text's element left open around your words changes nothing of
+ * how they are drawn: an HTML element of no HTML name with none of
+ * {@link DRAWING_ATTRIBUTES}. Real Markdown opens them by the hundred for a
+ * raw reader (`<https://…>` autolinks, `Map<string, number>`, `<pkg>` in code
+ * spans: 158 of 491 files would get an end-tag line, 10 more be written as
+ * text past its bound, and most TypeScript files read on touch a line of up to
+ * 500 characters); they are left open (known limit, rev80c F2).
+ */
+function drawsNothing(element: Element): boolean {
+  if (element.namespaceURI !== "http://www.w3.org/1999/xhtml") return false;
+  if (HTML_ELEMENTS.has(element.tagName)) return false;
+  return !element.attrs.some((a) => DRAWING_ATTRIBUTES.includes(a.name));
 }
 
 /** The ordinary element {@link rawHidingTags} reads a text in, and its end tag, which a text that captures leaves unread. */
@@ -1181,16 +1246,34 @@ function rawHidersOf(
     const at = element.namespaceURI === MATHML ? startOf(element) : undefined;
     if (at !== undefined) captors = { at, outer: captors };
   }
-  // A formatting element open around the probe, in the reader's list or not: HTML's list keeps at
-  // most three identical entries and drops the earliest, which stays open on the stack (four
-  // `` `<s>` ``: rev80c F1); the wrapper's end tag pops it, so it is told here, before that tag.
+  // Every element of the text's open around the probe, told before the wrapper's end tag pops
+  // it: a formatting one, in the reader's list or not (HTML's list keeps at most three identical
+  // entries and drops the earliest, which stays open on the stack: four `` `<s>` ``, rev80c F1),
+  // and any other (`<del>`, `<kbd>`, `<bdo dir=rtl>`, `<span style="color:white">`, a `Promise<T>`'s
+  // `<t>`: rev80c F2), which holds your words after the text in your section, and every later
+  // text of the prompt after a text printed in no element (a custom base prompt). One that
+  // captures is told after that tag, one that hides by the probe's ancestors.
   if (wrapped) {
     const open = openElements(parser);
     const wrapper = open.findIndex((e) => e.tagName === "x-w");
+    const ordinary = (e: Element) => !CAPTURING_NAME.test(e.tagName) && !elementHides(e);
+    // From the outermost one told on, each is ended, one that draws nothing too: an end tag ends
+    // the innermost element of its name, which may be one of those inside it.
+    let from = -1;
     if (wrapper !== -1)
-      for (const element of open.slice(wrapper + 1)) {
-        const at = FORMATTING_NAMES.has(element.tagName) ? startOf(element) : undefined;
-        if (at !== undefined) captors = { at, outer: captors, formatting: true };
+      from = open.findIndex(
+        (e, i) =>
+          i > wrapper &&
+          startOf(e) !== undefined &&
+          (FORMATTING_NAMES.has(e.tagName) || (ordinary(e) && !drawsNothing(e))),
+      );
+    if (from !== -1)
+      for (const element of open.slice(from)) {
+        const at = startOf(element);
+        if (at === undefined) continue;
+        if (FORMATTING_NAMES.has(element.tagName))
+          captors = { at, outer: captors, formatting: true };
+        else if (ordinary(element)) captors = { at, outer: captors, ended: true };
       }
   }
   parser.tokenizer.write(WRAPPER_END, false);
@@ -1434,7 +1517,11 @@ function cappedFragmentParser(
  * node no element that hides, or holds code ({@link READ_AS_CODE}), holds
  * (the first that holds it); `placed`, the probe written last after a blank
  * line, directly in the renderer's `<p>`, the fragment's last element, with
- * nothing the text left open around it ({@link placedLast}).
+ * nothing the text left open around it ({@link placedLast}); `inline`, the
+ * probe written on the text's last line, in no element but the renderer's
+ * blocks ({@link RENDERER_BLOCKS}): none the text opened holds it (rev80c F3:
+ * `Old rules: <del>always push` struck your words out on its line), but one
+ * that draws nothing ({@link drawsNothing}, as the raw reading leaves open).
  */
 function probeShownIn(
   rendered: string,
@@ -1442,22 +1529,28 @@ function probeShownIn(
   scriptingEnabled: boolean,
   limit: number,
   placed?: string,
+  inline?: string,
 ): boolean {
   const left = new Set(probes);
   const parser = cappedFragmentParser(limit, scriptingEnabled);
   parser.tokenizer.write(rendered, true);
   const root = parser.getFragment();
-  const stack: { node: ChildNode | ParentNode; hidden: boolean }[] = [
-    { node: root, hidden: false },
+  const stack: { node: ChildNode | ParentNode; hidden: boolean; held: boolean }[] = [
+    { node: root, hidden: false, held: false },
   ];
   while (stack.length > 0) {
-    const { node, hidden } = stack.pop() as { node: ChildNode | ParentNode; hidden: boolean };
+    const { node, hidden, held } = stack.pop() as {
+      node: ChildNode | ParentNode;
+      hidden: boolean;
+      held: boolean;
+    };
     if (node.nodeName === "#text") {
       // Each probe is in one text node: the first holding it says.
       for (const probe of left)
         if ((node as TextNode).value.includes(probe)) {
           if (hidden) return false;
           if (probe === placed && !placedLast(node as TextNode, root)) return false;
+          if (probe === inline && held) return false;
           left.delete(probe);
           if (left.size === 0) return true;
         }
@@ -1465,19 +1558,40 @@ function probeShownIn(
     }
     if (!("childNodes" in node)) continue;
     let hides = hidden;
+    let holds = held;
     if ("tagName" in node) {
       const element = node as Element;
       hides = hidden || elementHides(element) || READ_AS_CODE.has(element.tagName);
+      holds = held || !(RENDERER_BLOCKS.has(element.tagName) || drawsNothing(element));
       const content = (node as { content?: ParentNode }).content;
-      if (content !== undefined) stack.push({ node: content, hidden: hides });
+      if (content !== undefined) stack.push({ node: content, hidden: hides, held: holds });
     }
     const children = (node as ParentNode).childNodes;
     for (let i = children.length - 1; i >= 0; i--)
-      stack.push({ node: children[i] as ChildNode, hidden: hides });
+      stack.push({ node: children[i] as ChildNode, hidden: hides, held: holds });
   }
   // In no text node: a comment, an attribute, a tag never ended.
   return false;
 }
+
+/**
+ * The blocks the Markdown renderer writes around a paragraph's text (its
+ * own inline elements, `<em>`, `<code>`, `<a>`, end before words printed
+ * after the text's last line: any other element around them is the text's).
+ */
+const RENDERER_BLOCKS: ReadonlySet<string> = new Set([
+  "p",
+  "li",
+  "ul",
+  "ol",
+  "blockquote",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+]);
 
 /**
  * Whether text node `node` stands directly in a `<p>` that is `root`'s last

@@ -2,8 +2,16 @@ import { basename, join } from "node:path";
 import { pushAll } from "../_arrays.js";
 import { isEditorTemp } from "../_editor-temp.js";
 import { parseFrontmatter } from "../_frontmatter.js";
+import { realpathOrSelf } from "../_fs.js";
 import { checkpoint } from "../_pace.js";
-import { listFolder, type Reach, type RepoText, readRepoTexts } from "../repo-files/index.js";
+import {
+  listFolder,
+  type Reach,
+  type RepoText,
+  reachRefusal,
+  readRepoTexts,
+  refusalDiagnostic,
+} from "../repo-files/index.js";
 import type { Diagnostic, Layer } from "../types.js";
 import { EJECTED_FROM_KEY } from "./ejected-from.js";
 import { readSectionMeta } from "./meta.js";
@@ -88,7 +96,7 @@ export async function loadSectionsFromDir(
   reach?: Reach,
   signal?: AbortSignal,
 ): Promise<{ sections: SectionFile[]; diagnostics: Diagnostic[] }> {
-  const { names: files, diagnostics } = await listMarkdown(dir, signal);
+  const { names: files, diagnostics } = await listMarkdown(dir, signal, reach);
   const sections: SectionFile[] = [];
   // The names are checked first: a file with a name no section can have is not read.
   const refused = files.map((file) => nameProblem(dir, file));
@@ -188,12 +196,19 @@ export const MAX_LAYER_FOLDER_ENTRIES = 1000;
  * `4913`) pass in silence. A
  * missing folder is the normal case for a layer and gives nothing; any other
  * failure (not a folder, no permission) gives a diagnostic. Once `signal`
- * fires, the listing stops and the promise rejects with its reason.
+ * fires, the listing stops and the promise rejects with its reason. With
+ * `reach` (a project's layer), a folder the door would not read in (a link
+ * out of the project, to `~/.ssh`) is refused at the folder with the door's
+ * words, before it is listed, as a project's `.pi/rules` and skills folders
+ * are: no name of yours there is printed (decided, review rev82a F4).
  */
 export async function listMarkdown(
   dir: string,
   signal?: AbortSignal,
+  reach?: Reach,
 ): Promise<{ names: string[]; diagnostics: Diagnostic[] }> {
+  const refusal = reach && (await reachRefusal(dir, await realpathOrSelf(dir), reach, false));
+  if (refusal) return { names: [], diagnostics: [refusalDiagnostic(dir, refusal)] };
   const listing = await listFolder(dir, { maxEntries: MAX_LAYER_FOLDER_ENTRIES, signal });
   if ("error" in listing) {
     if (listing.error.code === "ENOENT") return { names: [], diagnostics: [] };

@@ -15,6 +15,7 @@ import {
   wrappedBody,
 } from "../_fence.js";
 import { withoutLinkDefinitions } from "../_link-definitions.js";
+import { withNameWork } from "../_prompt-text.js";
 import { wellFormed } from "../_text.js";
 import type { PromptData } from "../data.js";
 import {
@@ -422,6 +423,8 @@ export function renderSections(
   const openPartials = new Set<string>();
   // The texts a start tag acting on the whole page was written `&lt;` in, said once (rev80c F4).
   const pageTagsSaid = new Set<string>();
+  // Each project partial's text held and closed this render, by its text ({@link finishedPartial}).
+  const finishedPartials = new Map<string, FinishedPartial>();
   const fromCode = new Map((input.extraSections ?? []).map((e) => [e.name, e.text]));
   // The elements a trusted project's section may not write in its own text (rev52b F14).
   let reserved: ReadonlySet<string> | undefined;
@@ -741,7 +744,7 @@ export function renderSections(
    */
   function heldCustom(prompt: CustomPrompt, text: string): string {
     if (!mayBeRepository(prompt)) return text;
-    return heldProjectText(
+    return heldProject(
       text,
       { names: reservedNames(), ownerMark: true },
       yourTexts(input.data),
@@ -829,7 +832,7 @@ export function renderSections(
       const names = namesHeldFrom(template, reservedNames());
       const data = dataFor(template.name);
       const labels = yourLabels(data);
-      const held = heldProjectText(
+      const held = heldProject(
         text,
         names,
         [
@@ -907,25 +910,7 @@ export function renderSections(
    */
   function projectPartial(name: string, source: string, text: string, indented = false): string {
     if (input.ownPartials === undefined || input.ownPartials.has(source)) return text;
-    // Its text is the repository's wherever it is printed, in your section too (rev56c F9).
-    const held = heldProjectText(
-      withoutPrintedMarks(text),
-      { names: reservedNames(), ownerMark: true },
-      yourTexts(input.data),
-      undefined,
-      pageTagSaid(`.pi/partials/${name}.md`),
-    );
-    const ended = withFinalNewline(held);
-    // What a fallback's warning says ({@link fallbackMessage}), when one was taken.
-    let fallback: string | undefined;
-    let escaped = false;
-    // Your words after the call (`Work as {{> note}} says`) continue its last line's paragraph: shown (rev67b F4).
-    const closed = closedOpenToYours(ended, "", {
-      onFallback: (f, limit) => (fallback = fallbackMessage(f, limit)),
-      onEscaped: () => {
-        escaped = true;
-      },
-    });
+    const { ended, closed, fallback, escaped } = finishedPartial(name, text);
     // Printed after your words (`Notes: {{> p}}`, a tag line), read from a block start of its own (rev66f F1);
     // judged where your template prints it, inside your fence too (rev68c F3).
     const apart = apartFromLineAbove(closed);
@@ -960,6 +945,49 @@ export function renderSections(
       });
     }
     return atCall;
+  }
+
+  /**
+   * A project partial's text held and closed ({@link projectPartial}), once
+   * per render for the same text: a partial of a megabyte printed twenty
+   * times was held and closed at each print, 7-14 s of CPU past a 1 s
+   * deadline (review rev80b F1). Both depend on the text alone (the render's
+   * names and your texts); its check is spent once, and each print is placed
+   * where it is called and warned about as before.
+   */
+  function finishedPartial(name: string, text: string): FinishedPartial {
+    const kept = finishedPartials.get(text);
+    if (kept !== undefined) return kept;
+    // Its text is the repository's wherever it is printed, in your section too (rev56c F9).
+    const held = heldProject(
+      withoutPrintedMarks(text),
+      { names: reservedNames(), ownerMark: true },
+      yourTexts(input.data),
+      undefined,
+      pageTagSaid(`.pi/partials/${name}.md`),
+    );
+    const ended = withFinalNewline(held);
+    // What a fallback's warning says ({@link fallbackMessage}), when one was taken.
+    let fallback: string | undefined;
+    let escaped = false;
+    // Your words after the call (`Work as {{> note}} says`) continue its last line's paragraph: shown (rev67b F4).
+    const closed = closedOpenToYours(ended, "", {
+      onFallback: (f, limit) => (fallback = fallbackMessage(f, limit)),
+      onEscaped: () => {
+        escaped = true;
+      },
+    });
+    const finished = { ended, closed, fallback, escaped };
+    finishedPartials.set(text, finished);
+    return finished;
+  }
+
+  /** {@link heldProjectText}, the element-name reader's work charged to the render's ({@link PromptWork.readNames}). */
+  function heldProject(...args: Parameters<typeof heldProjectText>): string {
+    return withNameWork(
+      (units) => work.readNames(units),
+      () => heldProjectText(...args),
+    );
   }
 
   /**
@@ -1164,6 +1192,18 @@ function withFinalNewline(text: string): string {
  * spends a render's limits or check budget is done every render. One entry
  * per version, held as long as the data.
  */
+/**
+ * A project partial's text as {@link projectPartial} finished it: held and
+ * ended with a line break (`ended`), closed (`closed`), and what the closing
+ * said (a fallback's message, an end escaped).
+ */
+interface FinishedPartial {
+  ended: string;
+  closed: string;
+  fallback: string | undefined;
+  escaped: boolean;
+}
+
 interface TextMemo {
   /** A version's rendered text, marks and all, and that text placed, with the cuts it was told of. */
   placed: Map<object, { text: string; placed: string; cuts: readonly PrintedCut[] }>;

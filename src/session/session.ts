@@ -1,5 +1,5 @@
 import { diffSections } from "../diff.js";
-import type { TouchedContext } from "../gather/context/index.js";
+import type { TouchedContext, TouchedFile } from "../gather/context/index.js";
 import { realMachine } from "../gather/environment/index.js";
 import { OPTION_SPECS } from "../options/registry.js";
 import type { SessionFixedOption, SystemPromptOptions } from "../options.js";
@@ -59,6 +59,13 @@ export interface SessionSettings {
   keepSessionSections?: boolean;
 }
 
+/** What a caller of {@link PromptSession.contextFor} may ask. */
+export interface ContextForAsked {
+  contextFiles?: boolean;
+  /** Whether the files found can be given now; false: none is kept as given. */
+  appendable?: (files: readonly TouchedFile[]) => boolean;
+}
+
 export interface PromptSession {
   /**
    * Renders the prompt. `overrides` apply to this render only, over the
@@ -81,13 +88,13 @@ export interface PromptSession {
    * session's own before the first) and the rules that render found. Runs
    * in turn with renders. `options.contextFiles` says whether context
    * files come (default: unless the last render had `noContextFiles`); glob
-   * rules come either way. Throws {@link SyspromptError} for paths that are
-   * not strings, or after `close()`.
+   * rules come either way. `options.appendable`, asked only when files
+   * come, says whether the caller can give them now (pi: a tool result
+   * nothing can follow, such as `<plaintext>`): false, none is kept as given
+   * (they come with a later call) and `files` is empty. Throws
+   * {@link SyspromptError} for paths that are not strings, or after `close()`.
    */
-  contextFor(
-    paths: readonly string[],
-    options?: { contextFiles?: boolean },
-  ): Promise<TouchedContext>;
+  contextFor(paths: readonly string[], options?: ContextForAsked): Promise<TouchedContext>;
   /**
    * Forgets which files `contextFor` gave (and refused), so each comes once
    * more: for a host that dropped them from the conversation (a compaction).
@@ -199,9 +206,27 @@ export function openPromptSession(
     },
     async contextFor(paths, options = {}) {
       assertOpen();
-      const found = queue.then(() => {
+      const { appendable, ...asked } = options;
+      const found = queue.then(async () => {
         assertOpen();
-        return sessionContextFor(paths, { ...base, ...touch.overrides }, memos, touch, options);
+        const before = appendable === undefined ? undefined : new Set(touch.delivered);
+        const touched = await sessionContextFor(
+          paths,
+          { ...base, ...touch.overrides },
+          memos,
+          touch,
+          asked,
+        );
+        if (before === undefined || touched.files.length === 0) return touched;
+        let given = false;
+        try {
+          given = appendable?.(touched.files) === true;
+        } finally {
+          // Nothing kept as given, in the queue, before another call looks (rev82d F2).
+          if (!given)
+            for (const key of touch.delivered) if (!before.has(key)) touch.delivered.delete(key);
+        }
+        return given ? touched : { files: [], diagnostics: touched.diagnostics };
       });
       queue = found.catch(() => undefined);
       return found;

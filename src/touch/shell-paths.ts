@@ -57,16 +57,34 @@ export function splitShell(command: string, maxWords = MAX_SHELL_WORDS): Word[] 
     inWord = false;
   };
   const length = Math.min(command.length, MAX_SHELL_COMMAND);
+  // The quote kinds found unterminated: one later is no quote either, and is not looked for again.
+  const open = new Set<string>();
+  /**
+   * A quote with no end as read here (`"$(cat <<'EOF'` whose text holds a `"`, a typo): its
+   * word is special, and the rest is read on as words, counted and cut as the others (before,
+   * nothing after it was read, and the paths it names were neither given nor said: fx80b).
+   */
+  const unterminated = (q: string) => {
+    open.add(q);
+    special = true;
+    inWord = true;
+  };
   for (let i = 0; i < length && words.length < maxWords; i++) {
     const c = command[i] ?? "";
-    if (c === "'") {
+    if ((c === "'" || c === '"') && open.has(c)) {
+      unterminated(c);
+    } else if (c === "'") {
       const close = command.indexOf("'", i + 1);
-      if (close === -1 || close >= length) return words; // unterminated: the rest is not read
+      if (close === -1 || close >= length) {
+        unterminated(c);
+        continue;
+      }
       if (close - i - 1 > MAX_PATH_LENGTH) long = true;
       else add(command.slice(i + 1, close));
       inWord = true;
       i = close;
     } else if (c === '"') {
+      const before: { text: string; long: boolean } = { text, long };
       let j = i + 1;
       for (; j < length && command[j] !== '"'; j++) {
         const d = command[j] ?? "";
@@ -76,7 +94,12 @@ export function splitShell(command: string, maxWords = MAX_SHELL_WORDS): Word[] 
           add(d);
         }
       }
-      if (j >= length) return words;
+      if (j >= length) {
+        // Read on from the quote, as if it were not there: what the scan added is dropped.
+        unterminated(c);
+        ({ text, long } = before);
+        continue;
+      }
       inWord = true;
       i = j;
     } else if (c === "\\") {

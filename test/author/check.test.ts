@@ -108,6 +108,13 @@ describe("checkProject on the builtin prompts", () => {
         column: 13,
       },
       {
+        // What a render of this project says, check says too (fx82d).
+        level: "warning",
+        code: "user-text-left-out",
+        message: `your ${system} is left out: the project's ${join(setup.cwd, ".pi", "SYSTEM.md")} takes its place (a project's file of this name replaces yours, as in pi; it is not added to it); run with --untrusted, or remove the project's file, to have yours back`,
+        path: join(setup.cwd, ".pi", "SYSTEM.md"),
+      },
+      {
         level: "info",
         code: "ignored-file",
         message: "ignored: both SYSTEM.md and SYSTEM_TEMPLATE.md exist; SYSTEM.md is used",

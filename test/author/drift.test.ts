@@ -100,7 +100,8 @@ describe("eject records the builtin it copied", () => {
     const { options } = setup();
     await ejectSections({ ...options, builtinDir: OLD, all: true });
     const report = await checkProject({ ...options, builtinDir: OLD });
-    expect(report.diagnostics).toEqual([]);
+    // The old builtin folder has no tools.md: a render with it says so, and check with it.
+    expect(report.diagnostics.filter((d) => d.code !== "tool-unknown")).toEqual([]);
   });
 });
 

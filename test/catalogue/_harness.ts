@@ -80,10 +80,14 @@ function pathsOf(layout: Layout | undefined): (string | Uint8Array)[] {
   return (layout ?? []).map(([path]) => path);
 }
 
-/** Pinned options for a case's root. */
+/**
+ * Pinned options for a case's root. Its searches upwards stop at the root (`ceilingDir`): the
+ * folders above it are the machine's temp folder, which anyone may write to, and a stray
+ * `/tmp/.git` there gave a case a `root-marker-refused` its expectation does not hold (fx82d).
+ */
 export function caseOptions(root: string, extra: SystemPromptOptions = {}): SystemPromptOptions {
   mkdirSync(join(root, CWD), { recursive: true });
-  return pinned(root, { cwd: join(root, CWD), ...extra });
+  return pinned(root, { cwd: join(root, CWD), ceilingDir: root, ...extra });
 }
 
 async function renderIn(

@@ -1,3 +1,4 @@
+import { HtmlRenderer, Parser } from "commonmark";
 import { type DefaultTreeAdapterMap, parse, parseFragment } from "parse5";
 import { expect } from "vitest";
 
@@ -99,4 +100,58 @@ export function elementChain(html: string, needle: string): string[] | undefined
     return undefined;
   };
   return walk(parseFragment(html) as unknown as Node, []);
+}
+
+/** Every element around `marker`'s first text node for parse5 fed `text` raw (a whole document: `html`, `head`, `body` left out); undefined when in no text node. */
+export function rawElementsAround(text: string, marker: string): string[] | undefined {
+  return elementsAround(parse(text) as unknown as Node, marker);
+}
+
+function elementsAround(root: Node, marker: string): string[] | undefined {
+  let found: string[] | undefined;
+  const walk = (node: Node, around: string[]) => {
+    if (found !== undefined) return;
+    if (node.nodeName === "#text") {
+      if ((node as DefaultTreeAdapterMap["textNode"]).value.includes(marker)) found = around;
+      return;
+    }
+    const name = "tagName" in node ? node.tagName : undefined;
+    const next =
+      name === undefined || name === "html" || name === "body" ? around : [...around, name];
+    for (const child of "childNodes" in node ? (node.childNodes as Node[]) : []) walk(child, next);
+    const content = (node as { content?: Node }).content;
+    if (content !== undefined) walk(content, next);
+  };
+  walk(root, []);
+  return found;
+}
+
+/** Every element around `marker` for a Markdown reader: CommonMark's reference renderer, its HTML fed to parse5. */
+export function commonmarkElementsAround(text: string, marker: string): string[] | undefined {
+  const html = new HtmlRenderer().render(new Parser().parse(text));
+  return elementsAround(parse(html) as unknown as Node, marker);
+}
+
+/** None of `names` is around any of `markers` for a raw HTML reader of `text`, nor (`markdown`) for a CommonMark reader. */
+export function expectOutside(
+  text: string,
+  markers: readonly string[],
+  names: readonly string[],
+  markdown = false,
+): void {
+  for (const marker of markers) {
+    const raw = rawElementsAround(text, marker);
+    expect(raw, `raw: ${marker}`).toBeDefined();
+    expect(
+      raw?.filter((n) => names.includes(n)),
+      `raw: ${marker} in ${raw?.join(">")}`,
+    ).toEqual([]);
+    if (!markdown) continue;
+    const read = commonmarkElementsAround(text, marker);
+    expect(read, `commonmark: ${marker}`).toBeDefined();
+    expect(
+      read?.filter((n) => names.includes(n)),
+      `commonmark: ${marker} in ${read?.join(">")}`,
+    ).toEqual([]);
+  }
 }

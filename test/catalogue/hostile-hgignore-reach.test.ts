@@ -65,10 +65,19 @@ describe("hostile repository: a .hgignore reaches every file Mercurial walks to"
     });
     expect(tree.rendered).toContain("notes.md");
     expect(tree.rendered).not.toContain("secrets.yml");
-    // A nearer working copy ends the search, as Mercurial's walk stops at a nested repository.
+    // A nearer working copy (a clone of yours) applies its own `.hgignore`, and ends nothing: the
+    // outer one's still counts, as a repository may commit a `.hg` of its own (rev82a F1).
     mkdirSync(join(top, "app", ".hg"));
+    writeFileSync(join(top, "app", ".hgignore"), "syntax: glob\nlocal.txt\n");
+    writeFileSync(join(top, "app", "local.txt"), "x\n");
     const check = privatePaths(join(top, "app"), { hidden: false, home, env: {} });
-    expect(await check(join(top, "app", "secrets.yml"))).toBeUndefined();
+    expect((await check(join(top, "app", "local.txt")))?.why).toBe(
+      "ignored by Mercurial (.hgignore)",
+    );
+    expect((await check(join(top, "app", "secrets.yml")))?.why).toBe(
+      "ignored by Mercurial (.hgignore)",
+    );
+    expect(await check(join(top, "app", "notes.md"))).toBeUndefined();
   });
 
   it("a name in another case is ignored as git's rules are: either reading ignores it", async () => {

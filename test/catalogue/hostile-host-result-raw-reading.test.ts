@@ -28,10 +28,11 @@ describe("hostile repository: a tool result's tag a raw HTML reading takes hides
     }
   });
 
-  it("a result that hides nothing after it gets nothing", () => {
-    for (const result of ["Use `<span class=x>` here.\n", "a < b and c > d\n"])
+  it("a result that leaves nothing open after it gets nothing", () => {
+    for (const result of ["Use `<span class=x></span>` here.\n", "a < b and c > d\n"])
       expect(hostClosingAfter(result), result).toBe("");
-    // A formatting element a raw reader opens again for the host's next words is closed (rev78c F2).
-    expect(hostClosingAfter("Use `<b>` and `<span class=x>` here.\n")).toBe("<!----></b>");
+    // A formatting element a raw reader opens again for the host's next words is closed (rev78c F2),
+    // and any other element left open around them too (rev80c F2: `<del>`, a white `<span>`).
+    expect(hostClosingAfter("Use `<b>` and `<span class=x>` here.\n")).toBe("<!----></span></b>");
   });
 });

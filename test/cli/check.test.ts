@@ -124,7 +124,7 @@ describe("sysprompt check", () => {
     expect(await check(root, "--untrusted")).toEqual({
       code: 0,
       stdout: [
-        `info [project-untrusted] project is not trusted: ${root}/project/.pi (SYSTEM, APPEND, sections, skills) skipped\n`,
+        `info [project-untrusted] project is not trusted: ${root}/project/.pi (SYSTEM, APPEND, sections, skills) skipped; context files still load\n`,
         summary(
           "16 templates, 48 data cases, 0 skills, 0 prompt templates",
           "0 errors, 0 warnings, 1 info",

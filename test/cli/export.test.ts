@@ -90,13 +90,30 @@ describe("sysprompt export", () => {
     const lines = {
       codex: `codex -c model_instructions_file='${dir}/it'\\''s "x".md'`,
       "claude-code": `claude --system-prompt-file '${dir}/it'\\''s "x".md'`,
-      "gemini-cli": `GEMINI_SYSTEM_MD='${dir}/it'\\''s "x".md'`,
     };
     for (const [agent, line] of Object.entries(lines)) {
       const out = await cli(root, ["export", "--agent", agent, "--out", `../out dir/it's "x".md`]);
       expect(out.stdout).toBe(`${line}\n`);
       expect(out.code).toBe(0);
     }
+    // Gemini CLI's line goes in a shell or in .gemini/.env (dotenv, which keeps '\'' as written):
+    // a ' in double quotes, which both read as written, and with a " no line at all (rev82d F1).
+    const gemini = await cli(root, [
+      "export",
+      "--agent",
+      "gemini-cli",
+      "--out",
+      `../out dir/it's x.md`,
+    ]);
+    expect(gemini.stdout).toBe(`GEMINI_SYSTEM_MD="${dir}/it's x.md"\n`);
+    const both = await cli(root, [
+      "export",
+      "--agent",
+      "gemini-cli",
+      "--out",
+      `../out dir/it's "x".md`,
+    ]);
+    expect({ code: both.code, stdout: both.stdout }).toEqual({ code: 2, stdout: "" });
     // opencode takes {file:PATH} from the raw JSON text: a JSON escape there names another file.
     const plain = await cli(root, ["export", "--agent", "opencode", "--out", `../out dir/it's.md`]);
     expect(plain.stdout).toBe(`"agent": { "build": { "prompt": "{file:${dir}/it's.md}" } }\n`);

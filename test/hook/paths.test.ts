@@ -37,9 +37,10 @@ describe("shellWords (relative)", () => {
     ]);
   });
 
-  it("stops at an unterminated quote", () => {
+  it("reads on past an unterminated quote: its own word is none, the next ones are read", () => {
     expect(shellWords("cat a.ts 'b.ts c.ts", "/p", "/h", { relative: true })).toEqual([
       { word: "a.ts", abs: "/p/a.ts" },
+      { word: "c.ts", abs: "/p/c.ts" },
     ]);
   });
 

@@ -287,6 +287,38 @@ describe("session.contextFor", () => {
     fresh.close();
   });
 
+  it("appendable: asked only when files come; no keeps none as given, so they come with a later call", async () => {
+    const { root, project } = nestedProject();
+    const session = createPromptSession(pinned(root));
+    await session.render();
+    const asked: string[][] = [];
+    const no = (files: readonly { path: string }[]) => {
+      asked.push(files.map((f) => f.path));
+      return false;
+    };
+    expect(await session.contextFor(["pkg/sub/x.ts"], { appendable: no })).toEqual({
+      files: [],
+      diagnostics: [],
+    });
+    expect(asked).toEqual([[P(project, "pkg/AGENTS.md"), P(project, "pkg/sub/AGENTS.md")]]);
+    // A throw keeps none either.
+    const boom = () => {
+      throw new Error("boom");
+    };
+    await expect(session.contextFor(["pkg/sub/y.ts"], { appendable: boom })).rejects.toThrow(
+      "boom",
+    );
+    const yes = await session.contextFor(["pkg/sub/y.ts"], { appendable: () => true });
+    expect(yes.files).toHaveLength(2);
+    // Nothing comes: not asked.
+    expect(await session.contextFor(["pkg/sub/x.ts"], { appendable: no })).toEqual({
+      files: [],
+      diagnostics: [],
+    });
+    expect(asked).toHaveLength(1);
+    session.close();
+  });
+
   it("uses the last render's options: noContextFiles leaves context files out", async () => {
     const { root } = nestedProject();
     const session = createPromptSession(pinned(root));

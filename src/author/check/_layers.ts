@@ -51,7 +51,7 @@ async function readPartials(
   reach: Reach | undefined,
   signal: AbortSignal | undefined,
 ): Promise<TemplateFile[]> {
-  const { names } = await listMarkdown(dir, signal);
+  const { names } = await listMarkdown(dir, signal, reach);
   // The files a render reads, no more: past the folder's total the rest are not read.
   const { texts: reads } = await readLayerFiles(dir, names, reach);
   const files: TemplateFile[] = [];

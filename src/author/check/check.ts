@@ -15,6 +15,7 @@ import {
   type LoadPromptTemplatesResult,
   loadPromptTemplates,
 } from "../../prompt-templates/index.js";
+import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { ownAgentDir } from "../../repo-files/index.js";
 import { emptyPromptDiagnostics } from "../../sections/empty-prompt.js";
 import { layerSections } from "../../sections/layer.js";
@@ -145,14 +146,8 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
     ...config.files.map((f) => f.values.vars ?? {}),
   );
 
+  // An untrusted project's `project-untrusted` info is the render's (`renderedDiagnostics`).
   const diagnostics: Diagnostic[] = refused ? [refused] : [];
-  if (!trusted) {
-    diagnostics.push({
-      level: "info",
-      code: "project-untrusted",
-      message: `project is not trusted: ${toPosix(projectDir)} (SYSTEM, APPEND, sections, skills) skipped`,
-    });
-  }
   for (const layer of layers) pushAll(diagnostics, layer.loaded.diagnostics);
   pushAll(diagnostics, config.diagnostics);
 
@@ -198,6 +193,7 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
       builtinDir,
     ),
   );
+  pushAll(diagnostics, await renderedDiagnostics(options, templates, diagnostics));
 
   const sorted = sortDiagnostics(diagnostics);
   return {
@@ -336,6 +332,51 @@ function checkTemplates(
     });
   }
   return { templates, problems, cut };
+}
+
+/**
+ * What a render of the project (the CLI's: the config files read) says, for
+ * check to say too: check reads the templates, skills and config itself, but
+ * a render reads more (context files and their imports, other agents' rule
+ * files and their globs, the project's root markers, …), and check said none
+ * of it (review fx80c: a rule's `rule-glob-refused`, which `render` warns of).
+ * Not said again: what check said already (the same diagnostic, said once by
+ * `capDiagnostics`), and a render's problem at a template check compiled and
+ * found a problem in itself, whose finding there (with its line, column and
+ * data case) says more.
+ */
+async function renderedDiagnostics(
+  options: CheckOptions,
+  templates: readonly CheckedTemplate[],
+  said: readonly Diagnostic[],
+): Promise<Diagnostic[]> {
+  const prepared = await preparePrompt(
+    {
+      configFiles: true,
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+      ...(options.agentDir !== undefined ? { agentDir: options.agentDir } : {}),
+      ...(options.projectDir !== undefined ? { projectDir: options.projectDir } : {}),
+      ...(options.env !== undefined ? { env: options.env } : {}),
+      ...(options.home !== undefined ? { home: options.home } : {}),
+      ...(options.builtinDir !== undefined ? { builtinDir: options.builtinDir } : {}),
+      ...(options.projectTrusted === false ? { projectTrusted: false } : {}),
+    },
+    undefined,
+    "cli",
+  );
+  const checked = new Set(templates.map((t) => t.path));
+  const found = new Set(
+    said.flatMap((d) => (d.path !== undefined && checked.has(d.path) ? [d.path] : [])),
+  );
+  const saidKeys = new Set(said.map(sameDiagnostic));
+  return renderPrepared(prepared).diagnostics.filter(
+    (d) => !saidKeys.has(sameDiagnostic(d)) && (d.path === undefined || !found.has(d.path)),
+  );
+}
+
+/** A diagnostic's whole content: two equal ones are said once (and counted once). */
+function sameDiagnostic(d: Diagnostic): string {
+  return JSON.stringify([d.level, d.code, d.path, d.line, d.column, d.message]);
 }
 
 /** Problems reported for one template; the rest are counted in one more. */

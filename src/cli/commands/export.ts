@@ -143,6 +143,11 @@ function namedSetting(
   }
   const setting = settingLine(spec, path);
   if (setting !== undefined) return { setting };
+  // Gemini CLI's line goes in a shell or its .env (dotenv): a `'` with one of these, no word both read as written (rev82d F1).
+  if (spec.quote === "env")
+    throw new RefusedError(
+      `export: ${agent}'s setting cannot name ${JSON.stringify(path)}: a path with a ' and a ", $, \`,  or ! is read as another path in a shell or in .gemini/.env; pass --out with a path without them`,
+    );
   const inProject = relative(project, path);
   const fromTop = isWithin(path, project) ? settingLine(spec, `./${inProject}`) : undefined;
   if (fromTop !== undefined) return { setting: fromTop, from: project };

@@ -1,5 +1,6 @@
 import { homeFolder } from "../../_paths.js";
-import { HOOK_EVENTS, isHookAgent } from "../../hook/input.js";
+import type { HookProgress } from "../../hook/deadline.js";
+import { HOOK_EVENTS, type HookAgent, isHookAgent } from "../../hook/input.js";
 import { hookReply } from "../../hook/reply.js";
 import { HOOK_DEADLINE_MS, runHook } from "../../hook/run.js";
 import { readInput } from "../_stdin.js";
@@ -23,13 +24,12 @@ export async function hookCommand(agent: string, io: CliIo): Promise<number> {
   }
   let timer: NodeJS.Timeout | undefined;
   let past = false;
+  // What the call has ready: at the budget, your own glob rules are sent (fx82d).
+  const progress: HookProgress = {};
   const late = new Promise<{ reply: string; note: string }>((done) => {
     timer = setTimeout(() => {
       past = true;
-      done({
-        reply: hookReply(agent, undefined),
-        note: `took more than ${HOOK_DEADLINE_MS} ms: nothing added`,
-      });
+      done(lateOutcome(agent, progress));
     }, HOOK_DEADLINE_MS);
   });
   const work = (async () => {
@@ -42,11 +42,35 @@ export async function hookCommand(agent: string, io: CliIo): Promise<number> {
         note: error instanceof Error ? error.message : String(error),
       };
     }
-    return runHook(agent, text, { env: io.env, home: io.home ?? homeFolder() }, () => past);
+    return runHook(
+      agent,
+      text,
+      { env: io.env, home: io.home ?? homeFolder() },
+      () => past,
+      progress,
+    );
   })();
   const outcome = await Promise.race([work, late]);
   clearTimeout(timer);
   io.stdout(outcome.reply);
   if (outcome.note !== undefined) io.stderr(`sysprompt hook: ${outcome.note}\n`);
   return EXIT_OK;
+}
+
+/**
+ * The answer at the budget: your own glob rules matched for the call when they were ready
+ * (the project's part cut, said), else nothing. They are not recorded as given: a later
+ * call that finishes gives them again with the project's part.
+ */
+function lateOutcome(agent: HookAgent, progress: HookProgress): { reply: string; note: string } {
+  if (progress.ownText === undefined) {
+    return {
+      reply: hookReply(agent, undefined),
+      note: `took more than ${HOOK_DEADLINE_MS} ms: nothing added`,
+    };
+  }
+  return {
+    reply: hookReply(agent, progress.ownText, progress.closer),
+    note: `took more than ${HOOK_DEADLINE_MS} ms: only your own glob rules are given; the project's part (its context files and rules) was cut, and comes with a later call`,
+  };
 }

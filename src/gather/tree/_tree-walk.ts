@@ -1,6 +1,6 @@
 import type { Dirent, Stats } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import { type EntryKind, MAX_TEXT_FILE_BYTES } from "../../_fs.js";
+import { type EntryKind, MAX_TEXT_FILE_BYTES, realpathOrSelf } from "../../_fs.js";
 import {
   type IgnoreRules,
   isIgnoredInKeptFolder,
@@ -18,12 +18,16 @@ import {
   globalIgnoreRules,
   type HgIgnore,
   hgIgnoreAround,
+  hgIgnored,
   holdsUsableGit,
   type IgnoreFileRead,
+  placeRefusal,
   plantedCheck,
   projectReach,
   type Reach,
   type Refusal,
+  type RefusedRootMarker,
+  reachOf,
   reachRefusal,
   readIgnoreFile,
   yourIgnoreLists,
@@ -84,6 +88,8 @@ export interface TreeListing {
   unreadable: string[];
   /** Ignore files whose patterns were not all kept (see {@link newPatternBudget}). */
   ignoreCuts: PatternCut[];
+  /** `.hg` markers whose `.hgignore` hides nothing: another user's, or in a folder other users may write to (rev82a F2). */
+  markersRefused: RefusedRootMarker[];
 }
 
 /**
@@ -106,7 +112,13 @@ function listingOf(
   listed: Map<string, ListedFolder>,
   found: Pick<
     TreeListing,
-    "agentsMd" | "agentsMdLeftOut" | "unreadable" | "ignoreCuts" | "entryCap" | "totalCut"
+    | "agentsMd"
+    | "agentsMdLeftOut"
+    | "unreadable"
+    | "ignoreCuts"
+    | "markersRefused"
+    | "entryCap"
+    | "totalCut"
   >,
   signal: AbortSignal | undefined,
 ): TreeListing {
@@ -246,18 +258,24 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   // The deepest folder read: its entries are at depth `deepest + 1`.
   const deepest = Math.max(listDepth, agentsDepth) - 1;
   const repo = await findRepository(root, options.ceilingDir);
+  const outOfReach = await homeOutOfReach(root, options.home);
   const { prefix, rules: inherited } = await inheritedRules(root, repo, budget, signal);
   // Your own lists (the exclude file git reads, your global excludes) hide what the door refuses,
   // whatever a .gitignore takes back; paths are asked below the repository's top (`own`).
   const own = repo === undefined || repo === root ? "" : `${posixRelative(repo, root)}/`;
   const yours = await yourListsAt(root, repo, own, options, signal);
-  // A Mercurial working copy's `.hgignore` hides what it names, as the door refuses it (rev68a F3).
-  const hg = await hgIgnoreAround(root, { ceiling: options.ceilingDir, home: options.home });
+  // A Mercurial working copy's `.hgignore` hides what it names, as the door refuses it (rev68a F3):
+  // each working copy's of yours at or above the root (rev82a F1), none of another user's (F2).
+  const markersRefused: RefusedRootMarker[] = [];
+  const hg = await hgIgnoreAround(
+    root,
+    { ceiling: options.ceilingDir, home: options.home },
+    markersRefused,
+  );
   // Each `.hgignore` asked, by path: one the door cannot read whole (a link, a FIFO, a line it
   // cuts) is said at the end as a `.gitignore` not read whole is (rev78f F2).
-  const hgFiles = new Map<string, HgIgnore>();
-  if (hg) hgFiles.set(join(root, hg.at.replace(/[^/]+/g, ".."), ".hgignore"), hg.rules);
-  const byHg = (path: string) => hg?.rules.ignores(hg.at + path) === true;
+  const hgFiles = new Map<string, HgIgnore>(hg.map((c) => [c.file, c.rules]));
+  const byHg = (path: string) => hgIgnored(hg, path);
   const byYou = (lists: readonly YourList[], path: string) =>
     lists.some((list) => {
       if (!path.startsWith(list.at)) return false;
@@ -279,15 +297,15 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     const [exclude, globals, copy] = await Promise.all([
       excludeRules(dir),
       global,
-      hg ? hgIgnoreAround(dir, { ceiling: dir, home: options.home }) : undefined,
+      hg ? hgIgnoreAround(dir, { ceiling: dir, home: options.home }, markersRefused) : [],
     ]);
     const at = `${own}${rel}/`;
     const lists: YourList[] = [exclude, globals]
       .filter((l): l is IgnoreRules => l !== undefined)
       .map((rules) => ({ rules, at }));
-    if (copy !== undefined) {
-      lists.push({ hg: copy.rules, at });
-      hgFiles.set(join(dir, ".hgignore"), copy.rules);
+    for (const c of copy) {
+      lists.push({ hg: c.rules, at });
+      hgFiles.set(c.file, c.rules);
     }
     return lists;
   };
@@ -451,6 +469,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     ): void => {
       const last = depth + 1 >= listDepth && depth + 1 === deepest;
       if (byYou(yours, `${ownBase}${name}/`) || byHg(childRel(rel, name))) return;
+      if (outOfReach?.(childRel(rel, name))) return;
       if (shown || !last) {
         if (isIgnoredInKeptFolder(rules, `${base}${name}/`)) return;
         if (shown) folders.push({ name, kind: "dir" });
@@ -563,7 +582,15 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   }
   return listingOf(
     listed,
-    { agentsMd, agentsMdLeftOut: leftOut, unreadable, ignoreCuts: budget.cuts, entryCap, totalCut },
+    {
+      agentsMd,
+      agentsMdLeftOut: leftOut,
+      unreadable,
+      ignoreCuts: budget.cuts,
+      markersRefused,
+      entryCap,
+      totalCut,
+    },
     signal,
   );
 }
@@ -835,6 +862,40 @@ async function inheritedRules(
   // Paced: every pattern is tested at each of the root's folders, hundreds deep in a hostile repository.
   if (await isIgnoredPaced(rules, prefix, signal)) return { prefix: "" };
   return { prefix, rules };
+}
+
+/**
+ * The door's home-folder rule for the walk (rev82a F3): with the home folder
+ * inside the walk's root (`HOME=$PWD/home`), a project above it never reaches
+ * it, so the tree does not list it either, nor anything below it. Asked of
+ * the door's own function ({@link placeRefusal} on the reach {@link reachOf}
+ * gives the root), a folder's real path taken as the root's real path and its
+ * path below (the walk follows no link into a folder). Undefined when the
+ * root holds no home folder (nearly always): nothing is asked then.
+ */
+async function homeOutOfReach(
+  root: string,
+  home: string | undefined,
+): Promise<((rel: string) => boolean) | undefined> {
+  const [realRoot, realHome] = await Promise.all([
+    realpathOrSelf(root),
+    realpathOrSelf(home ?? homeFolder()),
+  ]);
+  const reach = reachOf({
+    start: root,
+    realStart: realRoot,
+    found: root,
+    realFound: realRoot,
+    home: home ?? homeFolder(),
+    realHome,
+    nested: () => () => Promise.resolve(undefined),
+    planted: () => undefined,
+  });
+  if (reach.excluded.length === 0) return undefined;
+  return (rel) => {
+    const native = rel.split("/").join(sep);
+    return placeRefusal(join(root, native), join(realRoot, native), reach, false) !== undefined;
+  };
 }
 
 async function findRepository(

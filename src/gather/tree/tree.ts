@@ -3,6 +3,7 @@ import type { CacheLocation } from "../../_cache-location.js";
 import { ignoreCutDiagnostics, type PatternCut } from "../../_gitignore.js";
 import { stat } from "../../_io.js";
 import { parseNow } from "../../_time.js";
+import { type RefusedRootMarker, rootMarkerRefusedDiagnostics } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
 import { DEFAULT_DEADLINE_MS } from "../deadline.js";
 import { realWorkingFolder } from "../roots.js";
@@ -99,6 +100,8 @@ export interface BuiltWorkspaceTree {
   unreadable: string[];
   /** Ignore files whose patterns were not all kept (over 2,000 in one file or 10,000 in all); absent when none was cut. */
   ignoreCuts?: PatternCut[];
+  /** `.hg` markers passed over (another user's, or in a folder other users may write to): their `.hgignore` hides nothing. Absent when none was. */
+  markersRefused?: RefusedRootMarker[];
   /** Folders read in part, or not at all, once the walk had kept its total of entries (500,000); absent when none was. */
   totalCut?: number;
 }
@@ -263,6 +266,7 @@ export async function layOutWorkspaceTree(
         : {}),
       unreadable: [...listing.unreadable].sort(),
       ...(listing.ignoreCuts.length > 0 ? { ignoreCuts: listing.ignoreCuts } : {}),
+      ...(listing.markersRefused.length > 0 ? { markersRefused: listing.markersRefused } : {}),
       ...(listing.totalCut > 0 ? { totalCut: listing.totalCut } : {}),
     },
     cut: capped.cut,
@@ -278,7 +282,10 @@ const MAX_UNREADABLE_NAMED = 10;
  * AGENTS.md), so neither is lost in silence. `root` is the folder the tree shows.
  */
 export function treeDiagnostics(tree: BuiltWorkspaceTree, root: string): Diagnostic[] {
-  const out: Diagnostic[] = [...ignoreCutDiagnostics(tree.ignoreCuts ?? [])];
+  const out: Diagnostic[] = [
+    ...ignoreCutDiagnostics(tree.ignoreCuts ?? []),
+    ...rootMarkerRefusedDiagnostics(tree.markersRefused ?? [], "hgignore"),
+  ];
   if (tree.agentsMdOmitted > 0) {
     out.push({
       level: "info",

@@ -10,8 +10,9 @@
  * metadata }`; the plugin gets `{ directory, worktree, … }` once.
  */
 
-import { hostClosingAfter } from "../../_fence.js";
+import { hostClosing } from "../../_fence.js";
 import { homeFolder } from "../../_paths.js";
+import type { HookProgress } from "../../hook/deadline.js";
 import { MAX_RESULT_TEXT } from "../../hook/reply.js";
 import { callContext, HOOK_DEADLINE_MS } from "../../hook/run.js";
 
@@ -49,24 +50,31 @@ export async function SyspromptPlugin(ctx: PluginInput) {
       };
       let timer: NodeJS.Timeout | undefined;
       let past = false;
+      // At the budget, your own glob rules matched for the call are added, when ready (fx82d).
+      const progress: HookProgress = {};
       const late = new Promise<{ text?: string }>((done) => {
         timer = setTimeout(() => {
           past = true;
-          done({});
+          done(progress.ownText === undefined ? {} : { text: progress.ownText });
         }, HOOK_DEADLINE_MS);
       });
+      // The tool's output is the repository's text too (a file `cat` printed): a fence, comment or
+      // never-shown element (`<div hidden>`) it leaves open is closed first, or the files given would read as part of it.
+      // Worked out only when files come, before they are kept as given: an output nothing can
+      // follow (`<plaintext>`) gets none, and they come with a later call (rev82d F2).
+      const closer = hostClosing(output.output);
+      const appendable = () => closer() !== undefined;
       // callContext never throws; a late answer leaves the output as the tool made it, and
       // the session's state as it was.
+      const where = { env: process.env, home: homeFolder() };
       const found = await Promise.race([
-        callContext("opencode", call, { env: process.env, home: homeFolder() }, () => past),
+        callContext("opencode", call, where, () => past, { appendable, progress }),
         late,
       ]);
       clearTimeout(timer);
-      // The tool's output is the repository's text too (a file `cat` printed): a fence, comment or
-      // never-shown element (`<div hidden>`) it leaves open is closed first, or the files given would read as part of it.
-      const closer = found.text === undefined ? undefined : hostClosingAfter(output.output);
-      if (found.text !== undefined && closer !== undefined)
-        output.output = `${output.output}${closer}\n\n${found.text}`;
+      const closing = found.text === undefined ? undefined : closer();
+      if (found.text !== undefined && closing !== undefined)
+        output.output = `${output.output}${closing}\n\n${found.text}`;
     },
   };
 }

@@ -15,6 +15,7 @@ import { resolve } from "node:path";
 import { expandHome, homeFolder } from "../../_paths.js";
 import { escapeControls } from "../../_text.js";
 import type { ConfigFile } from "../../config/index.js";
+import type { TouchedFile } from "../../gather/context/index.js";
 import type { SystemPromptOptions } from "../../options.js";
 import { EMPTY_PROMPT } from "../../sections/empty-prompt.js";
 import type { Diagnostic, RenderResult } from "../../types.js";
@@ -24,7 +25,13 @@ import { renderCommandLine } from "./command-line.js";
 import { piConfigFiles, piIgnoredConfig } from "./config-keys.js";
 import { booleanFlag } from "./flag-value.js";
 import { piAgentDir, piRenderOptions, TREE_FLAG } from "./map-options.js";
-import { appendTouched, ON_TOUCH_FLAG, touchedPaths, touchProblems } from "./on-touch.js";
+import {
+  appendTouched,
+  closingOf,
+  ON_TOUCH_FLAG,
+  touchedPaths,
+  touchProblems,
+} from "./on-touch.js";
 import { type PromptRenderer, sessionRenderer } from "./renderer.js";
 import { createReporter, formatPromptReport } from "./report.js";
 import { applyPiStructure, piStructure } from "./structure.js";
@@ -120,11 +127,23 @@ export function createSyspromptExtension(
       try {
         const paths = await touchedPaths(event.toolName, event.input, ctx.cwd, home);
         if (paths.length === 0) return undefined;
+        // The closer the result needs, asked by contextFor only when files come and before it keeps
+        // them as given: a result nothing can follow (`<plaintext>`) keeps them for a later call (rev82d F2).
+        const closing = closingOf(event.content ?? []);
+        let held: readonly TouchedFile[] = [];
+        const appendable = (files: readonly TouchedFile[]) => {
+          if (closing() !== undefined) return true;
+          held = files;
+          return false;
+        };
         // pi's empty list of context files means "none at cwd", unless the user turned them off.
-        const touched = await renderer.contextFor(paths, { contextFiles: !args.noContextFiles });
-        // A file whose text is written `&lt;` where it could not be closed is said too (fx77c).
+        const contextFiles = !args.noContextFiles;
+        const touched = await renderer.contextFor(paths, { contextFiles, appendable });
+        // A file whose text is written `&lt;` where it could not be closed is said too (fx77c),
+        // and so are the files held back (appendTouched's warning names them).
         const told: Diagnostic[] = [];
-        const patch = appendTouched(event, touched.files, ctx.cwd, (d) => told.push(d));
+        const files = held.length > 0 ? held : touched.files;
+        const patch = appendTouched(event, files, ctx.cwd, (d) => told.push(d), closing);
         report(ctx, touchProblems([...touched.diagnostics, ...told]));
         return patch;
       } catch (error) {

@@ -6,7 +6,7 @@
  * changed by this, so its cached prefix stays.
  */
 import { resolve } from "node:path";
-import { hostClosingAfter } from "../../_fence.js";
+import { hostClosing, UNCLOSABLE_RESULT } from "../../_fence.js";
 import { expandHome, PATH_MAX } from "../../_paths.js";
 import type { TouchedFile } from "../../gather/context/index.js";
 import { formatTouched } from "../../touch/format.js";
@@ -56,21 +56,27 @@ function resolvePiPath(path: string, cwd: string, home: string): string {
 
 export { formatTouched };
 
-/** The patch of a tool result: its content with the files' element appended; undefined for none. */
+/**
+ * The patch of a tool result: its content with the files' element appended;
+ * undefined for none. `closing`: the result's {@link closingOf}, when the
+ * caller asked it already (before `contextFor` kept the files as given).
+ */
 export function appendTouched(
   event: Pick<PiToolResultEvent, "content" | "structuredContent">,
   files: readonly TouchedFile[],
   cwd: string,
   say?: (diagnostic: Diagnostic) => void,
+  closingOfResult: () => string | undefined = closingOf(event.content ?? []),
 ): PiToolResultPatch | undefined {
   if (files.length === 0) return undefined;
-  const closing = closingOf(event.content ?? []);
+  const closing = closingOfResult();
   // A result no reading can close (more HTML than one reading takes): nothing is appended to it, and that is said (fx77c).
+  // The extension's contextFor asked first and kept none as given: they come with a later call (rev82d F2).
   if (closing === undefined) {
     say?.({
       level: "warning",
       code: "tool-result-markup-as-text",
-      message: `the tool's result holds HTML whose end sysprompt could not read or close so that text after it is shown (an element nothing closes, such as <plaintext>, or more HTML than one reading takes): the instruction files it touched were not added to it (${files.map((f) => f.path).join(", ")})`,
+      message: `the tool's result ${UNCLOSABLE_RESULT}: the instruction files it touched were not added to it and come with a later call (${files.map((f) => f.path).join(", ")})`,
     });
     return undefined;
   }
@@ -85,7 +91,7 @@ export function appendTouched(
 }
 
 /**
- * What our part starts with so that the tool's own text (a repository file
+ * What our part starts with (worked out when first asked) so that the tool's own text (a repository file
  * pi's read printed) leaves nothing open over it: pi joins a result's text
  * parts with one line break, so an output ending inside a fence, an HTML
  * block, a comment or an element no reader shows (`<div hidden>`: review
@@ -97,15 +103,19 @@ export function appendTouched(
  * line, which had ended the quote, and opened a new quote whose paragraph
  * took our lead line and the files as lazy lines. Then a blank line.
  */
-function closingOf(content: readonly PiContentPart[]): string | undefined {
+export function closingOf(content: readonly PiContentPart[]): () => string | undefined {
   const text = content
     .filter((c): c is { type: "text"; text: string } => c.type === "text")
     .map((c) => c.text)
     .join("\n");
-  if (text === "") return "";
-  const closer = hostClosingAfter(`${text}\n`);
-  if (closer === undefined) return undefined;
-  return closer === "" ? "\n" : `${closer}\n\n`;
+  if (text === "") return () => "";
+  // Worked out once, when first asked (`hostClosing`): only a call that brings files pays for it.
+  const closer = hostClosing(`${text}\n`);
+  return () => {
+    const found = closer();
+    if (found === undefined) return undefined;
+    return found === "" ? "\n" : `${found}\n\n`;
+  };
 }
 
 /** The diagnostics of a touch worth saying to the user: refused files, not paths outside the project. */

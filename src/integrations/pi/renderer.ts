@@ -5,6 +5,7 @@ import {
   type PromptSession,
   SESSION_FIXED_OPTIONS,
 } from "../../session/index.js";
+import type { ContextForAsked } from "../../session/session.js";
 import type { RenderResult } from "../../types.js";
 
 /**
@@ -17,10 +18,7 @@ export interface PromptRenderer {
   /** The next render takes fresh session sections (`/sysprompt refresh`). */
   refresh?(): void;
   /** The session's `contextFor`: files `paths` bring in, each once; nothing before the first render. */
-  contextFor?(
-    paths: readonly string[],
-    options?: { contextFiles?: boolean },
-  ): Promise<TouchedContext>;
+  contextFor?(paths: readonly string[], options?: ContextForAsked): Promise<TouchedContext>;
   /** The session's `forgetContext`: what `contextFor` gave comes once more. */
   forgetContext?(): void;
   close(): void;
