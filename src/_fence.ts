@@ -39,6 +39,7 @@ import {
   MAX_CLOSER_CHARS,
   paidCheck,
   rawHidingTags,
+  rawMarkupCloser,
   unendedMarkupAt,
   withCheckBudget,
   withOneRender,
@@ -1199,17 +1200,22 @@ function endsInOpenLinkTitle(text: string): boolean {
 const RUN_CHARS = "`~=-*_";
 
 /**
- * True when the last line of `text` (it ends with no line break) holds, after
- * any blanks and block quote markers, one character of {@link RUN_CHARS}
- * repeated, with blanks only between and after: a fence's closing line (of
- * any length, in any container), a setext heading's underline, a thematic
- * break. Each is what it is only while nothing follows on its line: a
- * template writing on after the value (`{{content}}</file>`, `{{vars.ticket}}.
- * Work on it first.`) made a repository's own closing fence a paragraph's
- * text, and the fence it closed ran over every later section. The end line
- * of an HTML block that runs to a closing string (`-->`, `</pre>`) still
- * holds it with text after it, and ends the block all the same. Reads the
- * last line only.
+ * True when the last line of `text` (it ends with no line break) is what it is
+ * only while nothing follows on its line. A line that holds, after any blanks
+ * and block quote markers, one character of {@link RUN_CHARS} repeated, with
+ * blanks only between and after: a fence's closing line (of any length, in any
+ * container), a setext heading's underline, a thematic break. A template
+ * writing on after the value (`{{content}}</file>`, `{{vars.ticket}}. Work on
+ * it first.`) made a repository's own closing fence a paragraph's text, and
+ * the fence it closed ran over every later section. Also a line of indented
+ * code, at its start or in its block quotes and list items (`    make all`,
+ * `>     make all`, `1.      make all`), and a line of block openers only
+ * (`>`, `#`, `1.`, `-`, `+`): your words printed after it on its line were
+ * that code, or the text's block quote, heading or list item (review rev82c
+ * F1, F2); a line break after it ends the code, and an empty quote, heading or
+ * item takes no line after it. The end line of an HTML block that runs to a
+ * closing string (`-->`, `</pre>`) still holds it with text after it, and ends
+ * the block all the same. Reads the last line only.
  */
 function endsWithBareRun(text: string): boolean {
   let from = text.length;
@@ -1218,21 +1224,73 @@ function endsWithBareRun(text: string): boolean {
     if (code === LINE_FEED || code === CARRIAGE_RETURN) break;
     from--;
   }
+  const length = text.length;
   let at = from;
-  while (at < text.length) {
+  let column = 0;
+  // The blanks from `at` on, in columns (a tab to the next multiple of 4).
+  const blanks = () => {
+    const start = column;
+    for (
+      let code = text.charCodeAt(at);
+      code === SPACE || code === TAB;
+      code = text.charCodeAt(at)
+    ) {
+      column = code === TAB ? column + 4 - (column % 4) : column + 1;
+      at++;
+    }
+    return column - start;
+  };
+  // Indented code at the line's start (or a paragraph's continuation line: a line break is harmless).
+  if (blanks() >= 4 && at < length) return true;
+  let opened = false;
+  for (;;) {
+    if (at >= length) return opened;
     const code = text.charCodeAt(at);
-    if (code !== SPACE && code !== TAB && code !== GREATER_THAN) break;
-    at++;
+    let next = at + 1;
+    if (code === PLUS_SIGN || code === ASTERISK || code === HYPHEN) {
+      // A bullet only with a blank or nothing after it (`---`, `**` are runs, below).
+      if (next < length && text.charCodeAt(next) !== SPACE && text.charCodeAt(next) !== TAB) break;
+    } else if (code >= DIGIT_ZERO && code <= DIGIT_NINE) {
+      while (next < length && next - at < 9 && isDigit(text.charCodeAt(next))) next++;
+      const end = text.charCodeAt(next);
+      if (end !== FULL_STOP && end !== RIGHT_PARENTHESIS) return false;
+      next++;
+      if (next < length && text.charCodeAt(next) !== SPACE && text.charCodeAt(next) !== TAB)
+        return false;
+    } else if (code !== GREATER_THAN) break;
+    opened = true;
+    column += next - at;
+    at = next;
+    // A block quote takes one blank, a list item's content starts one blank after its marker:
+    // four more make indented code in it.
+    if (blanks() >= 5 && at < length) return true;
   }
-  if (at >= text.length) return false;
+  // A heading's opener alone (`#` to `######`).
+  let hashes = at;
+  while (text.charCodeAt(hashes) === NUMBER_SIGN) hashes++;
+  if (hashes > at && hashes - at <= 6) {
+    let rest = hashes;
+    while (text.charCodeAt(rest) === SPACE || text.charCodeAt(rest) === TAB) rest++;
+    if (rest >= length) return true;
+  }
   const run = text.charCodeAt(at);
   if (!RUN_CHARS.includes(text[at] ?? "")) return false;
-  for (let i = at + 1; i < text.length; i++) {
+  for (let i = at + 1; i < length; i++) {
     const code = text.charCodeAt(i);
     if (code !== run && code !== SPACE && code !== TAB) return false;
   }
   return true;
 }
+
+const PLUS_SIGN = 0x2b;
+const ASTERISK = 0x2a;
+const HYPHEN = 0x2d;
+const DIGIT_ZERO = 0x30;
+const DIGIT_NINE = 0x39;
+const FULL_STOP = 0x2e;
+const RIGHT_PARENTHESIS = 0x29;
+const NUMBER_SIGN = 0x23;
+const isDigit = (code: number) => code >= DIGIT_ZERO && code <= DIGIT_NINE;
 
 /**
  * Most characters the check of one host tool result renders
@@ -1253,7 +1311,22 @@ export const HOST_RESULT_CHECK_CHARS = 256 * 1024;
  * `&lt;`, asks {@link blockClosingAfter} and {@link hiddenClosingAfter} apart.
  */
 export function hostClosingAfter(before: string): string | undefined {
-  const blocks = before + closingAfter(before);
+  const closer = closersAfter(before, "");
+  if (closer !== undefined && rawMarkupCloser(before + closer) === "") return closer;
+  // A result that ends inside a tag, a bogus comment or CDATA (`<a href='`, `<!x`, `</a`, also in
+  // a code span or fence, which a raw reader reads as markup) and that the closers leave so gets
+  // the tokenizer's own ending first, then is read as any other; where that is not confirmed,
+  // nothing is appended (rev82c F3: "cannot be told" was taken as "keep as is").
+  const token = rawMarkupCloser(before);
+  if (token === undefined || token === "") return undefined;
+  const ended = closersAfter(before, token);
+  return ended !== undefined && rawMarkupCloser(before + ended) === "" ? ended : undefined;
+}
+
+/** {@link hostClosingAfter}'s closers of `before`, `token` written first: one call's budget. */
+function closersAfter(before: string, token: string): string | undefined {
+  const ended = before + token;
+  const blocks = ended + closingAfter(ended);
   // One call's budget (rev65a F3): past it the result is not verified, and nothing is appended.
   // One charge pays for the closers' check and the raw reading ({@link paidCheck}).
   const closers = (raw: boolean) => {
@@ -1304,7 +1377,7 @@ export function hostClosing(before: string): () => string | undefined {
  * ({@link rawHidingTags}, the raw reading a repository's text is closed by):
  * a file that says `` load it with a `<script>` tag `` or holds a fenced
  * `<div hidden>` put the host's next words in the script or the div for that
- * parser (review rev72c F2, on touch). Kept as it is when they cannot be told
+ * parser (review rev72c F2, on touch). Undefined when they cannot be told
  * (past the call's budget: known limit); undefined when its end tags are too
  * many ({@link rawEndTags}: rev80b F3), and nothing is appended after it.
  */
@@ -1312,7 +1385,8 @@ function withRawEndTags(text: string): string | undefined {
   // With the formatting elements only that parser opens again after it (rev78c F2).
   const reopened: number[] = [];
   const hiding = rawHidingTags(text, "\n\n", reopened);
-  if (hiding !== undefined && hiding.length === 0) return text;
+  // Cannot be told (in no text node, past the budget): not "nothing hides" (rev82c F3).
+  if (hiding !== undefined && hiding.length === 0) return undefined;
   const tags = [...new Set([...(hiding ?? []), ...reopened])].sort((a, b) => a - b);
   if (tags.length === 0) return text;
   const ends = rawEndTags(text, tags);

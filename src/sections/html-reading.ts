@@ -244,6 +244,36 @@ function tokenCloser(state: number): string | undefined {
   return ">";
 }
 
+/**
+ * What ends the markup an HTML parser fed `text` raw is still in at its end
+ * (the tokenizer's own ending, {@link tokenCloser}: `'>`, `">`, `/>` for a tag,
+ * a bogus comment or an end tag, `-->`, `]]>` for CDATA in `<svg>`); "" when
+ * it ends in the data state or in raw text (`<script>`, `<plaintext>`: their
+ * elements' end tags are the closers' business); undefined when it cannot be
+ * told (more HTML than one reading takes, past {@link MAX_VERIFIED_CHARS}). A
+ * host's tool result that ends `<a href='` took the files given on touch after
+ * it, your glob rule among them, into the attribute's value (review rev82c F3).
+ * Linear ({@link unendedMarkupAt}) unless some markup is left unended there.
+ */
+export function rawMarkupCloser(text: string): string | undefined {
+  if (unendedMarkupAt(text) === -1) return "";
+  if (text.length > MAX_VERIFIED_CHARS) return undefined;
+  try {
+    const parser = cappedFragmentParser(MAX_HTML_ELEMENTS + text.length / 4, true);
+    parser.tokenizer.write(text, false);
+    const tokenizer = parser.tokenizer as unknown as { state: number; returnState: number };
+    const state =
+      tokenizer.state === 71 || tokenizer.state === 72 ? tokenizer.returnState : tokenizer.state;
+    const token = tokenCloser(state) ?? "";
+    // Written where a line starts (after the host's line break), a lone `>` is a block quote's
+    // marker to CommonMark: `/>` ends a tag, an end tag or a bogus comment all the same.
+    return token === ">" ? "/>" : token;
+  } catch (error) {
+    if (error !== TOO_MUCH) throw error;
+    return undefined;
+  }
+}
+
 /** What each closer's line starts with ({@link withHtmlClosed}). */
 export const EMPTY_COMMENT = "<!---->";
 
