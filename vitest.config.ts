@@ -42,6 +42,8 @@ const SLOW = [
   "test/catalogue/hostile-hgignore-hgrc.test.ts",
   // rev82a F4: renders of a project whose layer folder is a link out (the first loads the door, 0.5 s).
   "test/catalogue/hostile-layer-folder-link-out.test.ts",
+  // rev82e F2: loaders and a render of a project whose .pi folders link out (the render, 0.5-0.9 s).
+  "test/catalogue/hostile-project-folder-link-out.test.ts",
   // rev71a F1/F5/F6/F7: renders and trees of Mercurial working copies, the first loads the door (1.1 s).
   "test/catalogue/hostile-hgignore-normpath.test.ts",
   // rev69b F1: thirty CLI renders and an export, the first loads the CLI (7 s under load).

@@ -6,6 +6,7 @@ import { nearMatches } from "../_suggest.js";
 import { position, YAML_TEXT_CAPS } from "../_yaml.js";
 import {
   findProjectRoot,
+  folderRefused,
   listFolder,
   projectReach,
   type Reach,
@@ -67,10 +68,18 @@ export async function presetNames(folders: PresetFolders): Promise<string[]> {
 /** {@link presetNames}, and the folders past {@link MAX_PRESET_FOLDER_ENTRIES}, which offer none. */
 async function listPresets(
   folders: PresetFolders,
-): Promise<{ names: string[]; tooLarge: string[] }> {
+): Promise<{ names: string[]; tooLarge: string[]; refused: Diagnostic[] }> {
   const tooLarge: string[] = [];
+  const refused: Diagnostic[] = [];
   const lists = await Promise.all(
-    presetDirs(folders).map(async ({ dir }) => {
+    presetDirs(folders).map(async ({ layer, dir }) => {
+      // The project's folder is asked of the door first: one linked out (`.pi/agents` to
+      // `~/.ssh`) is one warning naming it, and none of its names is a preset (rev82e F2).
+      const refusal = layer === "project" ? await projectFolderRefused(dir, folders) : undefined;
+      if (refusal) {
+        refused.push(refusal);
+        return [];
+      }
       const listing = await listFolder(dir, { maxEntries: MAX_PRESET_FOLDER_ENTRIES });
       // Missing or unreadable: that layer offers no preset; loading one says why.
       if ("error" in listing) return [];
@@ -84,7 +93,7 @@ async function listPresets(
     }),
   );
   const names = [...new Set(lists.flat().map((n) => n.slice(0, -".yaml".length)))].sort();
-  return { names, tooLarge };
+  return { names, tooLarge, refused };
 }
 
 /**
@@ -257,19 +266,45 @@ export async function loadChosenPreset(
  * deadline started (rev60b F1). Not found in time, the refusal stands.
  */
 async function readProjectPreset(path: string, folders: PresetFolders): Promise<RepoCapped> {
-  const at = {
+  const at = presetsAt(folders);
+  const read = (reach: Reach) => readRepoCapped(path, { reach, maxBytes: MAX_PRESET_BYTES });
+  const near = await read(await projectReach({ ...at, root: at.start }));
+  if (near.ok || near.reason !== "refused" || near.refusal.reason !== "outside") return near;
+  const root = await presetsRoot(folders);
+  if (root === undefined || root === at.start) return near;
+  return read(await projectReach({ ...at, root }));
+}
+
+/** The door's word on the project's `agents/` folder, in the reaches its presets are read in ({@link readProjectPreset}). */
+async function projectFolderRefused(
+  dir: string,
+  folders: PresetFolders,
+): Promise<Diagnostic | undefined> {
+  const at = presetsAt(folders);
+  const near = await folderRefused(dir, await projectReach({ ...at, root: at.start }));
+  if (near?.code !== "file-outside-project") return near;
+  const root = await presetsRoot(folders);
+  if (root === undefined || root === at.start) return near;
+  return folderRefused(dir, await projectReach({ ...at, root }));
+}
+
+/** Where the project's presets are read from: its folder, trusted. */
+function presetsAt(folders: PresetFolders) {
+  return {
     start: folders.cwd ?? dirname(folders.projectDir),
     home: folders.home ?? homeFolder(),
     trusted: true,
   };
-  const read = (reach: Reach) => readRepoCapped(path, { reach, maxBytes: MAX_PRESET_BYTES });
-  const near = await read(await projectReach({ ...at, root: at.start }));
-  if (near.ok || near.reason !== "refused" || near.refusal.reason !== "outside") return near;
-  const root =
+}
+
+/** The project root, the caller's or searched within its signal (undefined: not found in time). */
+async function presetsRoot(folders: PresetFolders): Promise<string | undefined> {
+  return (
     folders.projectRoot ??
-    (await findProjectRoot(at.start, undefined, folders.signal).catch(() => undefined));
-  if (root === undefined || root === at.start) return near;
-  return read(await projectReach({ ...at, root }));
+    (await findProjectRoot(presetsAt(folders).start, undefined, folders.signal).catch(
+      () => undefined,
+    ))
+  );
 }
 
 async function unknownPreset(name: string, folders: PresetFolders): Promise<SyspromptError> {
@@ -291,7 +326,7 @@ export async function checkPresets(
   folders: PresetFolders,
   signal?: AbortSignal,
 ): Promise<Diagnostic[]> {
-  const { names, tooLarge } = await listPresets(folders);
+  const { names, tooLarge, refused } = await listPresets(folders);
   // One at a time, the signal heard between two: each parse is synchronous.
   const loads: Awaited<ReturnType<typeof loadPreset>>[] = [];
   for (const name of names) {
@@ -299,6 +334,7 @@ export async function checkPresets(
     loads.push(await loadPreset(name, folders, { required: false }));
   }
   return [
+    ...refused,
     ...tooLarge.map(
       (dir): Diagnostic => ({
         level: "warning",

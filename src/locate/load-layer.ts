@@ -4,7 +4,7 @@ import { parseFrontmatter } from "../_frontmatter.js";
 import { kindOfPath } from "../_fs.js";
 import { checkpoint } from "../_pace.js";
 import { entryKind, KIND_WORDS } from "../_safe-write.js";
-import { projectReach, type Reach, readRepoText } from "../repo-files/index.js";
+import { folderRefused, projectReach, type Reach, readRepoText } from "../repo-files/index.js";
 import { listMarkdown, loadSectionsFromDir, readLayerFiles } from "../sections/load.js";
 import type { CustomPrompt } from "../sections/render.js";
 import type { SectionFile } from "../sections/types.js";
@@ -80,6 +80,10 @@ export async function loadLayer(
   const reach = options.confine
     ? await projectReach({ ...options.confine, trusted: true })
     : undefined;
+  // The layer folder itself linked out of the project (`.pi` to `~/private`): one warning naming
+  // it, and nothing in it listed or read (decided, review rev82e F2).
+  const refused = await folderRefused(dir, reach);
+  if (refused) return { ...emptyLayer(layer), diagnostics: [refused] };
   const reads = (name: ResolvedFile) => options.customFiles && !options.resolved?.includes(name);
   const readOptional = (path: string) => readOptionalIn(path, reach);
   const { signal } = options;

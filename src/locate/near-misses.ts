@@ -1,7 +1,7 @@
 import type { Dirent } from "node:fs";
 import { join } from "node:path";
 import type { EntryKind } from "../_fs.js";
-import { listFolder } from "../repo-files/index.js";
+import { folderRefused, listFolder, type Reach } from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
 
 /** The folders a user or project layer folder is read for, spelled as they are read. */
@@ -116,13 +116,18 @@ export const MAX_NEAR_MISS_ENTRIES = 1000;
  * diagnostics come in a stable order. A folder that cannot be listed gives no
  * hints: a missing layer is normal, and any other failure is already reported
  * by the listing of its `sections/` folder. Once `signal` fires, the listing
- * stops and the promise rejects with its reason.
+ * stops and the promise rejects with its reason. With `reach` (a project's
+ * layer), a folder the door would not read in (`.pi` linked to `~/private`) is
+ * its one refusal, not listed: no name of yours there becomes a hint (rev82e F2).
  */
 export async function nearMissesInFolder(
   dir: string,
   options: NearMissOptions,
   signal?: AbortSignal,
+  reach?: Reach,
 ): Promise<Diagnostic[]> {
+  const refused = await folderRefused(dir, reach);
+  if (refused) return [refused];
   const listing = await listFolder(dir, { maxEntries: MAX_NEAR_MISS_ENTRIES, signal });
   // Unlistable, or too large to be a layer anyone wrote by hand: no hints.
   if ("error" in listing || listing.capped) return [];

@@ -9,9 +9,12 @@ import { boundedByDefault, DEFAULT_DEADLINE_MS, loadDeadline } from "../gather/d
 import { resolveCommonPaths } from "../locate/layers.js";
 import { namedProjectPath } from "../locate/text-or-path.js";
 import {
+  folderRefused,
+  folderRefusedSync,
   ownAgentDir,
   projectReach,
   projectReachSync,
+  type Reach,
   type RepoText,
   readRepoTexts,
   readRepoTextsSync,
@@ -96,9 +99,10 @@ export async function loadPromptTemplates(
     if (at !== undefined && "level" in at) {
       slot.diagnostics.push(at);
     } else {
-      const files = await filesOfRoot(at ? { ...root, path: at.path } : root, slot.diagnostics);
       // A project's templates stay in cwd's project, whatever their links say.
       const reach = root.source === "project" ? await projectReach(projectOf(options)) : at?.reach;
+      const place = at ? { ...root, path: at.path } : root;
+      const files = await filesOfRoot(place, reach, slot.diagnostics);
       // Read to the root's total, collect (parse) in listing order, the signal heard between two.
       const { reads, notRead } = await readRepoTexts(files, { reach }, MAX_PROMPT_ROOT_CHARS);
       for (const [j, read] of reads.entries()) {
@@ -147,7 +151,7 @@ export function loadPromptTemplatesSync(
   const loaded: PromptTemplate[] = [];
   for (const root of plan.roots) {
     const reach = root.source === "project" ? projectReachSync(projectOf(options)) : undefined;
-    const files = filesOfRootSync(root, diagnostics);
+    const files = filesOfRootSync(root, reach, diagnostics);
     const { reads, notRead } = readRepoTextsSync(files, { reach }, MAX_PROMPT_ROOT_CHARS);
     for (const [i, read] of reads.entries()) {
       if (performance.now() > until) {
@@ -202,11 +206,26 @@ function projectOf(options: LoadPromptTemplatesOptions) {
   return { start: cwd, home, trusted: true };
 }
 
-async function filesOfRoot(root: TemplateRoot, diagnostics: Diagnostic[]): Promise<string[]> {
+/**
+ * The files of one root: itself, or its `.md` files. A folder of the project
+ * is asked of the door first (`reach`): one whose real path leaves the project
+ * (`.pi/prompts` linked to `~/.ssh`) is one warning naming it, not listed
+ * (decided, review rev82e F2).
+ */
+async function filesOfRoot(
+  root: TemplateRoot,
+  reach: Reach | undefined,
+  diagnostics: Diagnostic[],
+): Promise<string[]> {
   const action = actionForRoot(root, await kindOfPath(root.path));
   if (action === "read") return [root.path];
   if (action !== "list") {
     pushAll(diagnostics, action);
+    return [];
+  }
+  const refused = await folderRefused(root.path, reach);
+  if (refused) {
+    diagnostics.push(refused);
     return [];
   }
   const listing = await readListing(root.path, MAX_PROMPT_FOLDER_ENTRIES, undefined);
@@ -231,11 +250,21 @@ async function filesOfRoot(root: TemplateRoot, diagnostics: Diagnostic[]): Promi
   return files;
 }
 
-function filesOfRootSync(root: TemplateRoot, diagnostics: Diagnostic[]): string[] {
+/** Synchronous twin of {@link filesOfRoot}. */
+function filesOfRootSync(
+  root: TemplateRoot,
+  reach: Omit<Reach, "isPrivate"> | undefined,
+  diagnostics: Diagnostic[],
+): string[] {
   const action = actionForRoot(root, kindOfPathSync(root.path));
   if (action === "read") return [root.path];
   if (action !== "list") {
     pushAll(diagnostics, action);
+    return [];
+  }
+  const refused = folderRefusedSync(root.path, reach);
+  if (refused) {
+    diagnostics.push(refused);
     return [];
   }
   const listing = readListingSync(root.path, MAX_PROMPT_FOLDER_ENTRIES);

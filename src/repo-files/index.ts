@@ -73,6 +73,7 @@ export {
 export {
   type FolderInProject,
   folderReaches,
+  folderRefused,
   foundRefusal,
   type PrivateCheck,
   placeRefusal,
@@ -94,7 +95,12 @@ export {
   readRepoText,
   readRepoTexts,
 } from "./read.js";
-export { projectReachSync, readRepoTextSync, readRepoTextsSync } from "./read-sync.js";
+export {
+  folderRefusedSync,
+  projectReachSync,
+  readRepoTextSync,
+  readRepoTextsSync,
+} from "./read-sync.js";
 // The one walk over a repository's folders. See walk.ts.
 export {
   type Enter,

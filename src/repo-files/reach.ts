@@ -1,4 +1,4 @@
-import { relative, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
 import { isWithin, leavesFolder, toPosix } from "../_paths.js";
 import type { Diagnostic } from "../types.js";
@@ -264,6 +264,42 @@ export async function foundRefusal(
     code: "file-private",
     message: `the project is not trusted and ${secret.rel} is ${secret.why}; trust the project to read it`,
   };
+}
+
+/**
+ * The door asked about a project's folder before it is listed (a layer's
+ * `sections/` and `partials/`, its `prompts/` and `agents/`, the layer folder
+ * `.pi` itself for near-miss hints): the one `file-outside-project` (or
+ * private) warning naming the folder, when its real path is one the door
+ * would not read in (a link to `~/.ssh`), else undefined. No reach (your own
+ * folders): undefined. Every listing of a project folder asks this first, so
+ * no name a link out of the project leads to is printed (decided, reviews
+ * rev82a F4, rev82e F2).
+ */
+export async function folderRefused(
+  dir: string,
+  reach: Reach | undefined,
+): Promise<Diagnostic | undefined> {
+  if (reach === undefined) return undefined;
+  const real = await realpathOrSelf(dir);
+  const refusal = await reachRefusal(dir, real, reach, false);
+  return refusal && refusalDiagnostic(dir, folderWords(refusal, real, reach));
+}
+
+/**
+ * A folder another user planted (`ww/.pi` in a 1777 `ww`) refused in the
+ * words each file in it gets ("the folder … nothing in it is the
+ * repository's", said at the folder), so the readers of its files and the
+ * listing of it say one warning, not two. Any other refusal as it is.
+ */
+export function folderWords(
+  refusal: Refusal,
+  real: string,
+  reach: Pick<Reach, "planted">,
+): Refusal {
+  if (refusal.reason !== "foreign" || refusal.at !== undefined) return refusal;
+  // Asked as for an entry of the folder: the folder's own verdict, no look-up of the entry.
+  return reach.planted(join(real, "entry")) ?? refusal;
 }
 
 /** The codes a reader shows the door's refusals under: context files keep the codes their users and docs know. */

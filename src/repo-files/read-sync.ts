@@ -12,9 +12,10 @@ import {
 } from "../_fs.js";
 import { openedPath } from "../_io.js";
 import { realpathSyncLinear } from "../_realpath.js";
+import type { Diagnostic } from "../types.js";
 import { CHANGED, openedRefusal, type Way, wayTo } from "./door-checks.js";
 import { findProjectRootSync } from "./project-root.js";
-import { type Reach, reachOf, reachRefusalSync } from "./reach.js";
+import { folderWords, type Reach, reachOf, reachRefusalSync, refusalDiagnostic } from "./reach.js";
 import { errorCode, OPEN_FLAGS, type RepoText, type readRepoTexts, refused } from "./read.js";
 
 // The door's synchronous twin, for the callers that cannot await. It reads
@@ -136,4 +137,15 @@ export function projectReachSync(o: {
     home: o.home,
     realHome: realOrSelfSync(o.home),
   });
+}
+
+/** Synchronous twin of {@link folderRefused} (a trusted project's folders: no private check). */
+export function folderRefusedSync(
+  dir: string,
+  reach: Omit<Reach, "isPrivate"> | undefined,
+): Diagnostic | undefined {
+  if (reach === undefined) return undefined;
+  const real = realOrSelfSync(dir);
+  const refusal = reachRefusalSync(dir, real, reach, false);
+  return refusal && refusalDiagnostic(dir, folderWords(refusal, real, reach));
 }

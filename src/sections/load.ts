@@ -2,15 +2,13 @@ import { basename, join } from "node:path";
 import { pushAll } from "../_arrays.js";
 import { isEditorTemp } from "../_editor-temp.js";
 import { parseFrontmatter } from "../_frontmatter.js";
-import { realpathOrSelf } from "../_fs.js";
 import { checkpoint } from "../_pace.js";
 import {
+  folderRefused,
   listFolder,
   type Reach,
   type RepoText,
-  reachRefusal,
   readRepoTexts,
-  refusalDiagnostic,
 } from "../repo-files/index.js";
 import type { Diagnostic, Layer } from "../types.js";
 import { EJECTED_FROM_KEY } from "./ejected-from.js";
@@ -207,8 +205,8 @@ export async function listMarkdown(
   signal?: AbortSignal,
   reach?: Reach,
 ): Promise<{ names: string[]; diagnostics: Diagnostic[] }> {
-  const refusal = reach && (await reachRefusal(dir, await realpathOrSelf(dir), reach, false));
-  if (refusal) return { names: [], diagnostics: [refusalDiagnostic(dir, refusal)] };
+  const refused = await folderRefused(dir, reach);
+  if (refused) return { names: [], diagnostics: [refused] };
   const listing = await listFolder(dir, { maxEntries: MAX_LAYER_FOLDER_ENTRIES, signal });
   if ("error" in listing) {
     if (listing.error.code === "ENOENT") return { names: [], diagnostics: [] };

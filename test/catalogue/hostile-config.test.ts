@@ -81,6 +81,13 @@ const cases: CatalogueCase[] = [
         `sysprompt.yaml not used: the project folder resolves to ${root}/outside/cfg, outside the project ${root}/${APP}`,
         join(root, `${APP}/.alt/sysprompt.yaml`),
       ),
+      // The layer folder itself is refused before it is listed (rev82e F2).
+      diag(
+        "warning",
+        "file-outside-project",
+        `not read: it resolves to ${root}/outside/cfg, outside the project root ${root}/project`,
+        join(root, `${APP}/.alt`),
+      ),
     ],
     verify: (bad) => expect(bad.data.tools).toEqual(DEFAULT_TOOLS),
   },

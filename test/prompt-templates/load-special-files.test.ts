@@ -167,8 +167,9 @@ describe.each(LOADERS)("%s on files git cannot hold", (_name, load) => {
         {
           level: "warning",
           code: "file-outside-project",
-          message: `not read: it resolves to ${join(shared, "shared.md")}, outside the project root ${join(root, "project")}`,
-          path: join(root, "project", ".pi", "prompts", "shared.md"),
+          // The project's folder is refused at the folder, not listed (rev82e F2).
+          message: `not read: it resolves to ${shared}, outside the project root ${join(root, "project")}`,
+          path: join(root, "project", ".pi", "prompts"),
         },
       ],
     });

@@ -341,9 +341,11 @@ function checkTemplates(
  * files and their globs, the project's root markers, …), and check said none
  * of it (review fx80c: a rule's `rule-glob-refused`, which `render` warns of).
  * Not said again: what check said already (the same diagnostic, said once by
- * `capDiagnostics`), and a render's problem at a template check compiled and
- * found a problem in itself, whose finding there (with its line, column and
- * data case) says more.
+ * `capDiagnostics`), and a render's template problem (`template`: compile or
+ * run) at a template check compiled and found a problem in itself, whose
+ * finding there (with its line, column and data case) says more; a render's
+ * other words at that file are said (rev82e F6: a section's unknown
+ * frontmatter key hid its `user-text-left-out`).
  */
 async function renderedDiagnostics(
   options: CheckOptions,
@@ -369,8 +371,12 @@ async function renderedDiagnostics(
     said.flatMap((d) => (d.path !== undefined && checked.has(d.path) ? [d.path] : [])),
   );
   const saidKeys = new Set(said.map(sameDiagnostic));
+  // Only the render's template problem (compile or run) is left to check's finding there: the
+  // rest at that file (`user-text-left-out`: your section replaced) is said (rev82e F6).
   return renderPrepared(prepared).diagnostics.filter(
-    (d) => !saidKeys.has(sameDiagnostic(d)) && (d.path === undefined || !found.has(d.path)),
+    (d) =>
+      !saidKeys.has(sameDiagnostic(d)) &&
+      !(d.code === "template" && d.path !== undefined && found.has(d.path)),
   );
 }
 

@@ -9,7 +9,7 @@ import {
   type LoadPromptTemplatesResult,
   loadPromptTemplates,
 } from "../../prompt-templates/index.js";
-import { ownAgentDir } from "../../repo-files/index.js";
+import { ownAgentDir, projectReach } from "../../repo-files/index.js";
 import { type LoadSkillsResult, loadSkills } from "../../skills/index.js";
 import type { CliIo } from "../io.js";
 import { flagPaths } from "../options.js";
@@ -88,7 +88,12 @@ export async function loadResources(flags: ResourceFlags, io: CliIo) {
       { soFar: () => rulesSoFar(rulesRead, []) },
     ),
     nearMissesInFolder(agentDir, near),
-    flags.untrusted ? [] : nearMissesInFolder(join(cwd, DEFAULT_PROJECT_DIR), near),
+    // The project's `.pi` asked of the door before it is listed (rev82e F2).
+    flags.untrusted
+      ? []
+      : projectReach({ start: cwd, home, trusted: true }).then((reach) =>
+          nearMissesInFolder(join(cwd, DEFAULT_PROJECT_DIR), near, undefined, reach),
+        ),
   ]);
   // The project a skill's expansion reads within: the one its skills were loaded from.
   const project = { cwd, home };
