@@ -40,6 +40,8 @@ const SLOW = [
   "test/catalogue/hostile-hgignore-every-copy.test.ts",
   // rev82a F5: renders of a Mercurial working copy whose .hg/hgrc names ignore files (0.5 s first).
   "test/catalogue/hostile-hgignore-hgrc.test.ts",
+  // rev82e F1/F3/F4/F5: Mercurial working copies whose .hg/hgrc names files, one past a program budget (0.5-1 s).
+  "test/catalogue/hostile-hgignore-hgrc-read.test.ts",
   // rev82a F4: renders of a project whose layer folder is a link out (the first loads the door, 0.5 s).
   "test/catalogue/hostile-layer-folder-link-out.test.ts",
   // rev71a F1/F5/F6/F7: renders and trees of Mercurial working copies, the first loads the door (1.1 s).
