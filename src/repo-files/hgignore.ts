@@ -2,7 +2,7 @@ import { Buffer, isUtf8 } from "node:buffer";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
 import { ignoreBytes } from "../_gitignore.js";
-import { lstatKindOrMissing } from "../_io.js";
+import { lstatKindOrMissing, realpath } from "../_io.js";
 import { pace } from "../_pace.js";
 import { homeFolder, isBelowCeiling, isWithin } from "../_paths.js";
 import {
@@ -76,15 +76,18 @@ async function readCopyFile(
   maxBytes: number,
 ): Promise<HgFileRead> {
   const path = join(top, name);
+  // A name through a folder out of the copy is a cut, whatever is there or not: nothing of it,
+  // not even whether a file of yours is there, is told.
+  const out = { cut: `${name} leads out of the working copy, not read` };
+  if (!(await staysIn(top, path, reach.realRoot))) return out;
   const kind = await lstatKindOrMissing(path).catch(() => "other" as const);
   if (kind === undefined || kind === "dir") return undefined;
   if (kind !== "file") return { cut: `${name} could not be read (a link, FIFO or device)` };
   const read = await readRepoBytes(path, { reach, named: true, maxBytes });
   if (!read.ok) {
     if (read.reason === "missing") return undefined;
-    if (read.reason === "refused") {
-      return { cut: `${name} leads out of the working copy, not read` };
-    }
+    // Its real path checked at the open too (a folder swapped in since).
+    if (read.reason === "refused") return out;
     if (read.reason === "not-file" && (await lstatKindOrMissing(path)) === "dir") return undefined;
     return { cut: `${name} could not be read (a link, FIFO or device)` };
   }
@@ -93,6 +96,15 @@ async function readCopyFile(
     file: `${read.stats.dev}:${read.stats.ino}`,
     over: read.total > maxBytes,
   };
+}
+
+/** Whether the nearest folder of `path` that is there, below `top`, lies inside `realTop` by its real path. */
+async function staysIn(top: string, path: string, realTop: string): Promise<boolean> {
+  for (let dir = dirname(path); dir !== top && isWithin(dir, top); dir = dirname(dir)) {
+    const real = await realpath(dir).catch(() => undefined);
+    if (real !== undefined) return isWithin(real, realTop);
+  }
+  return true;
 }
 
 /** A working copy's `.hg/hgrc` larger than this is read up to here. */

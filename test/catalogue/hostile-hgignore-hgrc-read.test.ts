@@ -50,6 +50,11 @@ describe("hostile repository: the files a .hg/hgrc names are the working copy's 
     // Nothing of the file: the wrong guess is answered alike, and no line of it is quoted.
     expect(await why(top, home, "src/WRONG-GUESS")).toBe(said);
     expect(said).not.toContain("line");
+    // A name there that is missing is the same cut: whether your file exists is not told either.
+    writeFileSync(join(top, ".hg", "hgrc"), "[ui]\nignore = l/nonexistent\n");
+    expect(await why(top, home, "src/WRONG-GUESS")).toContain(
+      "l/nonexistent leads out of the working copy, not read",
+    );
   });
 
   it("hgrc-same-file: one file by many names is one program, one budget per copy (F3)", async () => {
