@@ -40,6 +40,8 @@ const SLOW = [
   "test/catalogue/hostile-hgignore-every-copy.test.ts",
   // rev82a F5: renders of a Mercurial working copy whose .hg/hgrc names ignore files (0.5 s first).
   "test/catalogue/hostile-hgignore-hgrc.test.ts",
+  // rev82e F1/F3/F4/F5: Mercurial working copies whose .hg/hgrc names files, one past a program budget (0.5-1 s).
+  "test/catalogue/hostile-hgignore-hgrc-read.test.ts",
   // rev82a F4: renders of a project whose layer folder is a link out (the first loads the door, 0.5 s).
   "test/catalogue/hostile-layer-folder-link-out.test.ts",
   // rev82e F2: loaders and a render of a project whose .pi folders link out (the render, 0.5-0.9 s).

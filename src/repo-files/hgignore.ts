@@ -2,9 +2,9 @@ import { Buffer, isUtf8 } from "node:buffer";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
 import { ignoreBytes } from "../_gitignore.js";
-import { lstatKindOrMissing } from "../_io.js";
+import { lstatKindOrMissing, realpath } from "../_io.js";
+import { pace } from "../_pace.js";
 import { homeFolder, isBelowCeiling, isWithin } from "../_paths.js";
-import { readCappedBytes } from "./capped-read.js";
 import {
   type CompileOptions,
   compileRegexes,
@@ -13,7 +13,10 @@ import {
   regexSize,
   Unreadable,
 } from "./linear-regex.js";
+import { plantedCheck } from "./planted.js";
 import { holdsOwnHgWorkingCopy, type RefusedRootMarker } from "./project-root.js";
+import type { Reach } from "./reach.js";
+import { readRepoBytes } from "./read.js";
 
 /** A `.hgignore` larger than this is read up to here, and the rest makes everything private. */
 const MAX_HGIGNORE_BYTES = 256 * 1024;
@@ -38,97 +41,117 @@ export interface HgIgnore {
   cut: string | undefined;
 }
 
+/** A `.hgignore`, or a file a copy's `.hg/hgrc` names, read: its bytes (latin1) and the real file, or a cut. */
+type HgFileRead = { bytes: string; file: string; over: boolean } | { cut: string } | undefined;
+
 /**
- * The `.hgignore` of `root`, a Mercurial working copy's top (see
- * `holdsOwnHgWorkingCopy`), or undefined. Only the top's file counts, as for
- * Mercurial (a nested one is read only through `subinclude:`). The file is
- * read as the door's in-tree ignore files are: a capped regular file, never
- * through a link (Mercurial follows one; it is then a cut, so the door
- * refuses rather than passes). Read through {@link hgIgnoreAround} alone,
- * which finds the working copy a path is in. `name`: another file below the
- * top, one the copy's `.hg/hgrc` names ({@link hgrcIgnoreFiles}), read alike.
+ * The working copy `top`'s reach for its own ignore files: a file whose real
+ * path leaves the copy is not its to give (decided, review rev82e F1: `l ->
+ * ~/.ssh` and `ignore = l/id_rsa` made your key's lines ignore patterns).
  */
-async function readHgIgnore(root: string, name = ".hgignore"): Promise<HgIgnore | undefined> {
-  const path = join(root, name);
-  const read = await readCappedBytes(path, MAX_HGIGNORE_BYTES, { follow: false });
+async function copyReach(top: string): Promise<Reach> {
+  return {
+    root: top,
+    realRoot: await realpathOrSelf(top),
+    excluded: [],
+    nested: () => Promise.resolve(undefined),
+    planted: plantedCheck(),
+  };
+}
+
+/**
+ * The file `name` below `top`, a Mercurial working copy's top (see
+ * `holdsOwnHgWorkingCopy`), read as the door's in-tree ignore files are: a
+ * capped regular file, never through a link at its own name (Mercurial
+ * follows one; it is then a cut, so the door refuses rather than passes),
+ * and opened through the door's one open-then-check against the copy
+ * ({@link readRepoBytes}): a name whose real path leaves the copy, through a
+ * linked folder on its way too, is a cut, never read, and its cut quotes
+ * nothing of it (rev82e F1). Undefined: no such file (or a folder).
+ */
+async function readCopyFile(
+  top: string,
+  name: string,
+  reach: Reach,
+  maxBytes: number,
+): Promise<HgFileRead> {
+  const path = join(top, name);
+  // A name through a folder out of the copy is a cut, whatever is there or not: nothing of it,
+  // not even whether a file of yours is there, is told.
+  const out = { cut: `${name} leads out of the working copy, not read` };
+  if (!(await staysIn(top, path, reach.realRoot))) return out;
+  const kind = await lstatKindOrMissing(path).catch(() => "other" as const);
+  if (kind === undefined || kind === "dir") return undefined;
+  if (kind !== "file") return { cut: `${name} could not be read (a link, FIFO or device)` };
+  const read = await readRepoBytes(path, { reach, named: true, maxBytes });
   if (!read.ok) {
     if (read.reason === "missing") return undefined;
-    const kind = await lstatKindOrMissing(path);
-    if (kind === "dir") return undefined;
-    return { ignores: () => false, cut: `${name} could not be read (a link, FIFO or device)` };
+    // Its real path checked at the open too (a folder swapped in since).
+    if (read.reason === "refused") return out;
+    if (read.reason === "not-file" && (await lstatKindOrMissing(path)) === "dir") return undefined;
+    return { cut: `${name} could not be read (a link, FIFO or device)` };
   }
-  const bytes = Buffer.from(read.bytes.subarray(0, MAX_HGIGNORE_BYTES)).toString("latin1");
-  const rules = compileHgIgnore(bytes, name);
-  if (read.total > MAX_HGIGNORE_BYTES && rules.cut === undefined) {
-    return { ...rules, cut: `${name} is read up to ${MAX_HGIGNORE_BYTES / 1024} KiB` };
+  return {
+    bytes: Buffer.from(read.bytes.subarray(0, maxBytes)).toString("latin1"),
+    file: `${read.stats.dev}:${read.stats.ino}`,
+    over: read.total > maxBytes,
+  };
+}
+
+/** Whether the nearest folder of `path` that is there, below `top`, lies inside `realTop` by its real path. */
+async function staysIn(top: string, path: string, realTop: string): Promise<boolean> {
+  for (let dir = dirname(path); dir !== top && isWithin(dir, top); dir = dirname(dir)) {
+    const real = await realpath(dir).catch(() => undefined);
+    if (real !== undefined) return isWithin(real, realTop);
   }
-  return rules;
+  return true;
 }
 
 /** A working copy's `.hg/hgrc` larger than this is read up to here. */
 const MAX_HGRC_BYTES = 64 * 1024;
 
-/** The ignore files one `.hg/hgrc` may name that are read; a name past them is a cut. */
+/** The ignore files one working copy's `.hg/hgrc` may name that are read; a name past them is a cut. */
 const MAX_HGRC_IGNORE_FILES = 16;
 
 /**
- * The ignore files a working copy's own `.hg/hgrc` names (`[ui]`'s `ignore`
- * and `ignore.NAME`), paths below the working copy's top, each then read as
- * its `.hgignore` is, as Mercurial's `dirstate._ignorefiles` joins them to
- * the top: the last value of a name kept, `%unset` taking it away, a line
- * that starts with blanks continuing the value above it (decided, review
- * rev82a F5: your per-clone list, Mercurial's twin of `.git/info/exclude`,
- * was not read, and `render --untrusted` inlined the file it ignores). Only
- * a path inside the working copy is read: `~`, `$VAR`, an absolute path or
- * one that leaves the copy is a cut, as is a `%include` (never followed) or
- * an `.hg/hgrc` not read whole, since a file's lines may reach a warning and
- * a repository's own `.hg/hgrc` (one it commits below your copy) must not
- * name a file of yours for them. Read through the door's capped reader,
- * never through a link.
+ * The ignore files a working copy's own `.hg/hgrc` and then
+ * `.hg/hgrc-not-shared` name (`[ui]`'s `ignore` and `ignore.NAME`), paths
+ * below the working copy's top, each then read as its `.hgignore` is, as
+ * Mercurial's `dirstate._ignorefiles` joins them to the top: the last value
+ * of a name kept, `%unset` taking it away, a line that starts with blanks
+ * continuing the value above it (a `#`/`;` line between them passed over),
+ * a UTF-8 BOM on line 1 dropped and a lone CR ending a line, as Mercurial's
+ * `config.parse` reads them (decided, review rev82a F5: your per-clone list,
+ * Mercurial's twin of `.git/info/exclude`, was not read, and `render
+ * --untrusted` inlined the file it ignores; review rev82e F5: with a BOM or
+ * CR line ends, or in `hgrc-not-shared`, it still was). Only a path inside
+ * the working copy is read: `~`, `$VAR`, an absolute path or one that leaves
+ * the copy is a cut, as is a `%include` (never followed) or an hgrc not read
+ * whole, since a file's lines may reach a warning and a repository's own
+ * `.hg/hgrc` (one it commits below your copy) must not name a file of yours
+ * for them. A `.hg` that is a link has no hgrc read (decided, review rev82e
+ * F4: `.hg -> ~/.config/hg` read your own hgrc as the copy's): its
+ * `.hgignore` still counts, which only makes more private.
  */
-async function hgrcIgnoreFiles(top: string): Promise<{ names: string[]; cut?: string }> {
-  const read = await readCappedBytes(join(top, ".hg", "hgrc"), MAX_HGRC_BYTES, { follow: false });
-  if (!read.ok) {
-    if (read.reason === "missing") return { names: [] };
-    const kind = await lstatKindOrMissing(join(top, ".hg", "hgrc"));
-    if (kind === "dir") return { names: [] };
-    return { names: [], cut: ".hg/hgrc could not be read (a link, FIFO or device)" };
-  }
-  const text = Buffer.from(read.bytes.subarray(0, MAX_HGRC_BYTES)).toString("latin1");
-  let cut: string | undefined =
-    read.total > MAX_HGRC_BYTES ? `.hg/hgrc is read up to ${MAX_HGRC_BYTES / 1024} KiB` : undefined;
+async function hgrcIgnoreFiles(
+  top: string,
+  reach: Reach,
+): Promise<{ names: string[]; cut?: string }> {
+  const hg = await lstatKindOrMissing(join(top, ".hg")).catch(() => undefined);
+  if (hg !== "dir") return { names: [] };
   const values = new Map<string, string>();
-  let section = "";
-  let last: string | undefined;
-  for (const raw of text.split("\n")) {
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    // A continuation line: blanks, then more of the value above it.
-    if (last !== undefined && /^[ \t]+\S/.test(line)) {
-      values.set(last, `${values.get(last) ?? ""}\n${line.trim()}`);
+  let cut: string | undefined;
+  for (const file of ["hgrc", "hgrc-not-shared"]) {
+    const name = `.hg/${file}`;
+    const read = await readCopyFile(top, name, reach, MAX_HGRC_BYTES);
+    if (read === undefined) continue;
+    if ("cut" in read) {
+      cut ??= read.cut;
       continue;
     }
-    last = undefined;
-    const trimmed = line.trim();
-    if (trimmed === "" || trimmed.startsWith("#") || trimmed.startsWith(";")) continue;
-    const header = /^\[([^\]]+)\]/.exec(trimmed);
-    if (header) {
-      section = (header[1] ?? "").trim();
-      continue;
-    }
-    if (trimmed.startsWith("%include")) {
-      cut ??= ".hg/hgrc: a %include is not followed";
-      continue;
-    }
-    if (trimmed.startsWith("%unset")) {
-      if (section === "ui") values.delete(trimmed.slice("%unset".length).trim());
-      continue;
-    }
-    const eq = line.indexOf("=");
-    if (eq < 0 || section !== "ui") continue;
-    const key = line.slice(0, eq).trim();
-    if (key !== "ignore" && !key.startsWith("ignore.")) continue;
-    values.set(key, line.slice(eq + 1).trim());
-    last = key;
+    if (read.over) cut ??= `${name} is read up to ${MAX_HGRC_BYTES / 1024} KiB`;
+    const included = parseHgrc(read.bytes, values);
+    if (included) cut ??= `${name}: a %include is not followed`;
   }
   const names: string[] = [];
   for (const [key, raw] of values) {
@@ -144,11 +167,112 @@ async function hgrcIgnoreFiles(top: string): Promise<{ names: string[]; cut?: st
   return cut === undefined ? { names } : { names, cut };
 }
 
+/**
+ * One hgrc's `[ui] ignore` values into `values`, as Mercurial's
+ * `config.parse` reads them; true when it holds a `%include`.
+ */
+function parseHgrc(latin1: string, values: Map<string, string>): boolean {
+  // A UTF-8 BOM on line 1 is dropped (`\xef\xbb\xbf` read as latin1).
+  const text = latin1.startsWith("\xef\xbb\xbf") ? latin1.slice(3) : latin1;
+  let included = false;
+  let section = "";
+  let last: string | undefined;
+  // Python's `bytes.splitlines`: `\r\n`, a lone `\r` and `\n` each end a line.
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    if (last !== undefined) {
+      // A comment line inside a value is passed over; blanks then more continue it.
+      if (/^[#;]/.test(line)) continue;
+      if (/^[ \t\v\f]+\S/.test(line)) {
+        values.set(last, `${values.get(last) ?? ""}\n${line.trim()}`);
+        continue;
+      }
+    }
+    last = undefined;
+    const trimmed = line.trim();
+    if (trimmed === "" || trimmed.startsWith("#") || trimmed.startsWith(";")) continue;
+    const header = /^\[([^\]]+)\]/.exec(trimmed);
+    if (header) {
+      section = (header[1] ?? "").trim();
+      continue;
+    }
+    if (trimmed.startsWith("%include")) {
+      included = true;
+      continue;
+    }
+    if (trimmed.startsWith("%unset")) {
+      if (section === "ui") values.delete(trimmed.slice("%unset".length).trim());
+      continue;
+    }
+    const eq = line.indexOf("=");
+    if (eq < 0 || section !== "ui") continue;
+    const key = line.slice(0, eq).trim();
+    if (key !== "ignore" && !key.startsWith("ignore.")) continue;
+    values.set(key, line.slice(eq + 1).trim());
+    last = key;
+  }
+  return included;
+}
+
 /** One Mercurial working copy's `.hgignore` in force at a root: its rules, the root's path below its top (`at`, "" or "a/b/"), and the file's path. */
 export interface HgCopy {
   rules: HgIgnore;
   at: string;
   file: string;
+}
+
+/**
+ * The rules of one working copy at `top`: its `.hgignore` and the files its
+ * `.hg/hgrc` names, each real file read once (by device and inode) and all
+ * under one instruction budget ({@link HgBudget}), the event loop given a
+ * turn between compiles so a deadline is heard, and no file compiled once
+ * `signal` has fired (decided, review rev82e F3).
+ */
+async function copyRules(
+  top: string,
+  at: string,
+  signal: AbortSignal | undefined,
+): Promise<HgCopy[]> {
+  const reach = await copyReach(top);
+  const named = await hgrcIgnoreFiles(top, reach);
+  const names = [".hgignore", ...named.names];
+  const reads = await Promise.all(
+    names.map((name) => readCopyFile(top, name, reach, MAX_HGIGNORE_BYTES)),
+  );
+  const copies: HgCopy[] = [];
+  const seen = new Set<string>();
+  const budget: HgBudget = { used: 0 };
+  for (const [i, read] of reads.entries()) {
+    if (read === undefined) continue;
+    const name = names[i] ?? ".hgignore";
+    const file = join(top, name);
+    if ("cut" in read) {
+      copies.push({ rules: { ignores: () => false, cut: read.cut }, at, file });
+      continue;
+    }
+    if (seen.has(read.file)) continue;
+    seen.add(read.file);
+    const turn = pace();
+    if (turn) await turn;
+    if (signal?.aborted) {
+      const cut = `${name}: not read, the deadline passed`;
+      copies.push({ rules: { ignores: () => false, cut }, at, file });
+      break;
+    }
+    const rules = compileHgIgnore(read.bytes, name, budget);
+    copies.push({
+      rules:
+        read.over && rules.cut === undefined
+          ? { ...rules, cut: `${name} is read up to ${MAX_HGIGNORE_BYTES / 1024} KiB` }
+          : rules,
+      at,
+      file,
+    });
+  }
+  if (named.cut !== undefined) {
+    const cut = { ignores: () => false, cut: named.cut };
+    copies.push({ rules: cut, at, file: join(top, ".hg", "hgrc") });
+  }
+  return copies;
 }
 
 /**
@@ -167,11 +291,15 @@ export interface HgCopy {
  * above `root`, the home folder or one above it (`home`, default your home
  * folder): a dotfiles working copy is yours, as its rules, the home folder
  * never a project root (as for git's repositories around a root,
- * `enclosingRepositories`).
+ * `enclosingRepositories`). Each copy's files are read by {@link copyRules}.
  */
 export async function hgIgnoreAround(
   root: string,
-  stops: { ceiling?: string | undefined; home?: string | undefined } = {},
+  stops: {
+    ceiling?: string | undefined;
+    home?: string | undefined;
+    signal?: AbortSignal | undefined;
+  } = {},
   refused?: RefusedRootMarker[],
 ): Promise<HgCopy[]> {
   const home = resolve(stops.home ?? homeFolder());
@@ -181,18 +309,7 @@ export async function hgIgnoreAround(
     // A `.hg` folder, or a link to one (rev71a F6): either only adds its folder's `.hgignore`.
     if (await holdsOwnHgWorkingCopy(dir, refused)) {
       const rel = relative(dir, root).split(sep).join("/");
-      const at = rel === "" ? "" : `${rel}/`;
-      // Its `.hgignore`, and the files its own `.hg/hgrc` names (rev82a F5).
-      const named = await hgrcIgnoreFiles(dir);
-      const names = [".hgignore", ...named.names];
-      const read = await Promise.all(names.map((name) => readHgIgnore(dir, name)));
-      for (const [i, rules] of read.entries()) {
-        if (rules) copies.push({ rules, at, file: join(dir, names[i] ?? ".hgignore") });
-      }
-      if (named.cut !== undefined) {
-        const cut = { ignores: () => false, cut: named.cut };
-        copies.push({ rules: cut, at, file: join(dir, ".hg", "hgrc") });
-      }
+      copies.push(...(await copyRules(dir, rel === "" ? "" : `${rel}/`, stops.signal)));
     }
     const up = dirname(dir);
     if (up === dir || !isBelowCeiling(up, stops.ceiling) || homes.some((h) => isWithin(h, up))) {
@@ -214,6 +331,16 @@ export function hgIgnored(copies: readonly HgCopy[], rel: string): boolean {
  * with the sum.
  */
 export const MAX_HGIGNORE_PROGRAM = 200_000;
+
+/**
+ * The instructions spent of {@link MAX_HGIGNORE_PROGRAM}: one budget per
+ * working copy, shared by its `.hgignore` and the files its `.hg/hgrc` names
+ * (decided, review rev82e F3: each file had its own, and one heavy file
+ * named 16 times was 17 programs, 415 MB and 1.5 s of CPU past the deadline).
+ */
+export interface HgBudget {
+  used: number;
+}
 
 /** Mercurial's syntax names (`syntax: NAME`, or `NAME:` before one line) and their kinds. */
 const SYNTAXES: readonly (readonly [string, string])[] = [
@@ -272,15 +399,21 @@ function sourceOf(kind: string, pattern: string): string {
  * ignored when either reading ignores it); the first line it cannot read is
  * the cut.
  */
-export function compileHgIgnore(bytes: string, name = ".hgignore"): HgIgnore {
+export function compileHgIgnore(
+  bytes: string,
+  name = ".hgignore",
+  budget: HgBudget = { used: 0 },
+): HgIgnore {
   let syntax = "relre:";
   let rustSyntax = "relre:";
   let cut: string | undefined;
   const trees: ReturnType<typeof parseRegex>[] = [];
-  let total = 0;
   let lineNo = 0;
   for (const raw of bytes.split("\n")) {
-    if (total > MAX_HGIGNORE_PROGRAM) break;
+    if (budget.used > MAX_HGIGNORE_PROGRAM) {
+      cut ??= `${name} line ${lineNo + 1}: its patterns together are past what this reader takes`;
+      break;
+    }
     lineNo++;
     const commentless = stripComment(raw);
     const line = withoutTrailingBlanks(commentless);
@@ -356,8 +489,8 @@ export function compileHgIgnore(bytes: string, name = ".hgignore"): HgIgnore {
     try {
       for (const [source, regexCrate] of sources) {
         const tree = parseRegex(source, { regexCrate });
-        total += regexSize(tree);
-        if (total > MAX_HGIGNORE_PROGRAM) {
+        budget.used += regexSize(tree);
+        if (budget.used > MAX_HGIGNORE_PROGRAM) {
           cut ??= `${name} line ${lineNo}: its patterns together are past what this reader takes`;
           break;
         }

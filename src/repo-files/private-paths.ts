@@ -250,7 +250,7 @@ function ownPrivatePaths(
     // A Mercurial working copy's `.hgignore` names your local files as a `.gitignore` does (rev68a F3).
     // Every working copy at or above the root: a `.git` or `.hg` below its top ends nothing (rev70b
     // F10, rev82a F1).
-    hg ??= hgIgnoreAround(root, { home: options.home });
+    hg ??= hgIgnoreAround(root, { home: options.home, signal });
     const around = await hg;
     if (hgIgnored(around, asked.endsWith("/") ? asked.slice(0, -1) : asked)) {
       return { rel, why: "ignored by Mercurial (.hgignore)" };

@@ -437,7 +437,16 @@ export async function holdsOwnHgWorkingCopy(
   dir: string,
   refused?: RefusedRootMarker[],
 ): Promise<boolean> {
-  return (await holdsHgWorkingCopy(dir)) && (await ownsRootMarker(dir, ".hg", refused));
+  if (!(await holdsHgWorkingCopy(dir)) || !(await ownsRootMarker(dir, ".hg", refused)))
+    return false;
+  // A `.hg` link: the folder it leads to is judged too (stat, not lstat), as another user's
+  // `.hg` reached through your link is no copy of yours (decided, review rev82e F4).
+  const kind = await lstatKindOrMissing(join(dir, ".hg")).catch(() => undefined);
+  if (kind !== "link") return true;
+  const target = await ownerOrMissing(join(dir, ".hg"), true).catch(() => undefined);
+  if (target !== undefined && !isForeignMarkerOwner(target.uid)) return true;
+  refused?.push({ dir, marker: ".hg", reason: "foreign-owner" });
+  return false;
 }
 
 /** Synchronous twin of {@link holdsOtherClone}. */

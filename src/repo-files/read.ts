@@ -248,3 +248,33 @@ export async function readRepoTexts(
   }
   return { reads, notRead: paths.length - reads.length };
 }
+
+/** {@link readRepoBytes}'s answer: up to `maxBytes + 1` bytes of a file `total` bytes long, and its stats. */
+export type RepoBytes =
+  | (CappedText & { ok: false })
+  | Refused
+  | { ok: true; bytes: Uint8Array; total: number; stats: Stats; real: string };
+
+/**
+ * The first bytes of a repository file, undecoded (text read as bytes: an
+ * ignore file), through the door's one open-then-check ({@link openChecked}):
+ * its real path checked against `o.reach` before the open and on the
+ * descriptor after it, so a link on the way out of the reach (`l -> ~/.ssh`)
+ * is refused, never read.
+ */
+export async function readRepoBytes(
+  path: string,
+  o: DoorOptions & { maxBytes: number },
+): Promise<RepoBytes> {
+  const opened = await openChecked(path, o, o.maxBytes, CAPPED_WORDS);
+  if (!opened.ok) return opened;
+  const { handle, stats, real } = opened;
+  try {
+    const bytes = await readHead(handle, o.maxBytes + 1, stats.size);
+    return { ok: true, bytes, total: Math.max(stats.size, bytes.length), stats, real };
+  } catch (error) {
+    return cappedFailure(path, error) as Fail<CappedText>;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}

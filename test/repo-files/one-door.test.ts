@@ -44,8 +44,6 @@ const ALLOWED: Record<string, string> = {
   "repo-files/capped-read.ts": "defines readCappedText, under the door",
   "repo-files/private-paths.ts":
     "the door's private-path rule: reads .gitignore patterns, never into the prompt",
-  "repo-files/hgignore.ts":
-    "the door's private-path rule for a Mercurial working copy: reads .hgignore patterns, never into the prompt",
   // Not a repository's files.
   "gather/steps.ts": "the package's builtin tools.md and rules.md",
   "serve/serve.ts": "the package's builtin tools.md",
