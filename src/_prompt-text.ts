@@ -1151,6 +1151,14 @@ const MAX_PLAIN = 32;
 /** A name of ASCII letters ended by a blank, `/` or `>` (or the text's end). */
 const PLAIN_NAME = /^([A-Za-z]{1,32})(?=[\t\n\f\r />]|$)/;
 
+/**
+ * The `?xml` of an XML declaration after a `<` (any case), which acts on the whole page as a
+ * `<meta charset>` does: Chromium reads a page's `<?xml version="1.0" encoding="iso-2022-kr"?>`
+ * first, for `text/html` too, and decoded a prompt whose custom base prompt started with it as one
+ * U+FFFD (review rev82f F3). Held wherever it stands, as the page's elements are.
+ */
+const XML_DECLARATION = /^\?xml/i;
+
 /** The keys ({@link nameKey}) of {@link DOCUMENT_ELEMENTS}. */
 const PAGE_KEYS: ReadonlySet<string> = new Set(DOCUMENT_ELEMENTS.map(nameKey));
 
@@ -1191,8 +1199,8 @@ function pageStartTag(text: string, from: number, start: number): boolean {
   return /shadowroot/i.test(text.slice(start, end));
 }
 
-/** What {@link escapeWrapperTags} tells of a text's first start tag of {@link DOCUMENT_ELEMENTS}: its line (1-based) and the tag as written. */
-export type PageTagTold = (line: number, tag: string) => void;
+/** What {@link escapeWrapperTags} tells of a text's first start tag of {@link DOCUMENT_ELEMENTS}: its line (1-based), the tag as written and where its opener is in the text. */
+export type PageTagTold = (line: number, tag: string, at: number) => void;
 
 /** Tells `told` the first of `documents` (places of openers in `text`): its line and up to 40 units of its tag. */
 function tellPageTag(text: string, documents: readonly number[], told: PageTagTold): void {
@@ -1200,7 +1208,7 @@ function tellPageTag(text: string, documents: readonly number[], told: PageTagTo
   let line = 1;
   for (let i = text.indexOf("\n"); i !== -1 && i < at; i = text.indexOf("\n", i + 1)) line++;
   const tag = /^[^>\n]{0,40}/.exec(text.slice(at, at + 41))?.[0] ?? "";
-  told(line, `${tag}${text.charAt(at + tag.length) === ">" ? ">" : "\u2026"}`);
+  told(line, `${tag}${text.charAt(at + tag.length) === ">" ? ">" : "\u2026"}`, at);
 }
 
 /** `a` and `b` (each in order) as one list in order. */
@@ -1627,7 +1635,8 @@ function lastAtMost(sorted: readonly number[], value: number): number {
 /**
  * Where each opener of a tag of one of `names` in `text` is ({@link escapeWrapperTags}), in order;
  * with {@link DOCUMENT_TAGS} among `names`, each of a start tag that acts on the whole page
- * ({@link DOCUMENT_ELEMENTS}) too, pushed to `documents` as well.
+ * ({@link DOCUMENT_ELEMENTS}) and of an XML declaration ({@link XML_DECLARATION}) too, pushed to
+ * `documents` as well.
  */
 function heldOpeners(text: string, names: ReadonlySet<string>, documents?: number[]): number[] {
   const nextOpen = openFinder(text);
@@ -1645,6 +1654,13 @@ function heldOpeners(text: string, names: ReadonlySet<string>, documents?: numbe
     // The tag character `<` takes two units.
     const opener = widthAt(text, lt);
     const first = text.codePointAt(lt) ?? 0;
+    // An XML declaration: its `encoding` at a page's first byte decodes the page (rev82f F3).
+    if (page && first === 0x3c && XML_DECLARATION.test(text.slice(lt + 1, lt + 5))) {
+      held.push(lt);
+      documents?.push(lt);
+      lt = nextOpen(lt + 1);
+      continue;
+    }
     // A symbol read as `<` only directly before a name or a slash (`→ rules` is prose).
     const listed = first === 0x3c || OPENER_CODES.has(first);
     const [start, inner] = tagRun(text, lt + opener, listed);

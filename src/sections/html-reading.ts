@@ -426,6 +426,39 @@ function inText(parser: FragmentParser): boolean {
   return (parser.tokenizer as unknown as { state: number }).state <= PLAINTEXT;
 }
 
+/** The elements whose content HTML reads as raw text (or escapable raw text) to their own end tag: a tag inside one is its text. */
+const RAW_TEXT: readonly string[] = [
+  "script",
+  "style",
+  "textarea",
+  "xmp",
+  "iframe",
+  "noembed",
+  "noframes",
+  "noscript",
+];
+
+/**
+ * Whether an element of `name`, with no attribute, printed around a text
+ * keeps a reader from showing that text as written: one that {@link hides}
+ * ({@link NEVER_SHOWN}, a `<dialog>` not open), one whose content is raw text
+ * ({@link RAW_TEXT}) or never ends (`<plaintext>`: every later text of the
+ * prompt is its characters), or `<math>` (its text is MathML's, outside any
+ * element of its that draws text). A trusted project's section may not be
+ * printed in one (`tag: template` around your `{{> base}}`: review rev82f F2).
+ */
+export function wrapperHides(name: string): boolean {
+  const lower = name.toLowerCase();
+  return (
+    hides(lower, NO_ATTRIBUTES) ||
+    RAW_TEXT.includes(lower) ||
+    lower === "plaintext" ||
+    lower === "math"
+  );
+}
+
+const NO_ATTRIBUTES: ReadonlyMap<string, string> = new Map();
+
 /**
  * Elements an end tag cannot reach past (scope boundaries, HTML's "in scope"),
  * and raw-text elements (what is inside them is text):
@@ -456,14 +489,7 @@ const BOUNDARIES: ReadonlySet<string> = new Set([
   "math",
   "select",
   // Raw text: a renderer's `</p>` inside one is its text.
-  "script",
-  "style",
-  "textarea",
-  "xmp",
-  "iframe",
-  "noembed",
-  "noframes",
-  "noscript",
+  ...RAW_TEXT,
 ]);
 
 /** The renderer's containers, which a template of yours may wrap a text in too ({@link closerOf}). */

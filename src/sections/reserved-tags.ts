@@ -12,6 +12,7 @@ import {
   withoutOwnerMark,
 } from "../_prompt-text.js";
 import type { Diagnostic } from "../types.js";
+import { wrapperHides } from "./html-reading.js";
 import type { SectionTemplate } from "./types.js";
 
 /** The element the builtin `project_context` section wraps your own AGENTS.md in. */
@@ -85,8 +86,10 @@ export function heldProjectTags(
     const own = ownVersion(template);
     if (tag === false || (own !== undefined && own.meta.tag === tag)) return withLower;
     // Compared as tags are (`team-policy` is your `team_policy`, review rev53c F7).
-    // Nor an element acting on the whole page (`style.md` as `<style>`: rev80c F5).
-    if (!nameKeys(reserved).has(nameKey(tag)) && !isPageElement(tag)) return withLower;
+    // Nor an element acting on the whole page (`style.md` as `<style>`: rev80c F5), nor one no
+    // reader shows or whose text is raw (`tag: template` around your `{{> base}}`: rev82f F2).
+    if (!nameKeys(reserved).has(nameKey(tag)) && !isPageElement(tag) && !wrapperHides(tag))
+      return withLower;
     const given = own !== undefined ? own.meta.tag : projectTag(template.name, reserved);
     const path = template.source.path;
     if (!warned.has(path ?? template.name)) {
@@ -95,7 +98,7 @@ export function heldProjectTags(
       diagnostics.push({
         level: "warning",
         code: "section-tag-reserved",
-        message: `the project's section "${template.name}" may not be the prompt's <${tag}> element (a host's, your AGENTS.md's, your own section's or one your texts or the prompt write); it is printed as ${instead} instead`,
+        message: `the project's section "${template.name}" may not be the prompt's <${tag}> element (a host's, your AGENTS.md's, your own section's, one your texts or the prompt write, or one that acts on the whole page, that no reader shows or whose text a reader reads as raw text); it is printed as ${instead} instead`,
         ...(path !== undefined ? { path } : {}),
       });
     }
@@ -190,33 +193,44 @@ export function heldProjectText(
   onPageTag?: PageTagTold,
 ): string {
   if (onPageTag === undefined) return heldPieces(text, held, yours, labels);
-  // Its pieces are read apart (and some twice): the first such tag is found in the whole text.
-  const tags = new Set<string>();
-  const out = heldPieces(text, held, yours, labels, (_, tag) => tags.add(tag));
+  // Its pieces are read apart (and some twice): the first such tag written `&lt;` in the project's
+  // own words is told, by where it is in the whole text; never one in your text it printed as
+  // written (your `<style>` through its `{{> base}}`: review rev82f F5).
   let first: { at: number; tag: string } | undefined;
-  for (const tag of tags) {
-    const at = text.indexOf(tag.replace(/[>\u2026]$/, ""));
-    if (at !== -1 && (first === undefined || at < first.at)) first = { at, tag };
-  }
-  if (first !== undefined) onPageTag(text.slice(0, first.at).split("\n").length, first.tag);
+  const out = heldPieces(text, held, yours, labels, (at, tag) => {
+    if (first === undefined || at < first.at) first = { at, tag };
+  });
+  const told = first as { at: number; tag: string } | undefined;
+  if (told !== undefined) onPageTag(text.slice(0, told.at).split("\n").length, told.tag, told.at);
   return out;
 }
 
-/** {@link heldProjectText}, each piece's first start tag acting on the whole page told to `onPageTag`. */
+/** Told where (in the whole text) a piece's first start tag acting on the whole page is, and the tag. */
+type PieceTagTold = (at: number, tag: string) => void;
+
+/**
+ * {@link heldProjectText}, each piece's first start tag acting on the whole page that it wrote
+ * `&lt;` in the project's words told to `onPageTag` (in your text around a piece, which is printed
+ * as written, none is told); when the whole text is held as one, its first.
+ */
 function heldPieces(
   text: string,
   held: HeldNames,
   yours: readonly string[],
   labels: YourLabels,
-  onPageTag?: PageTagTold,
+  onPageTag?: PieceTagTold,
 ): string {
   const { names, ownerMark } = held;
   const around = held.aroundYours ?? new Set<string>();
   if (names.size === 0 && !ownerMark) return text;
-  const hold = (part: string) => {
-    const escaped = names.size === 0 ? part : escapeWrapperTags(part, names, false, onPageTag);
+  /** `part` held; `tell`: told the place (in `part`) and tag of its first page tag written `&lt;`. */
+  const hold = (part: string, tell?: (at: number, tag: string) => void) => {
+    const told = tell && ((_line: number, tag: string, at: number) => tell(at, tag));
+    const escaped = names.size === 0 ? part : escapeWrapperTags(part, names, false, told);
     return ownerMark ? withoutOwnerMark(escaped) : escaped;
   };
+  /** The whole text held as one: its first page tag told. */
+  const holdAll = () => hold(text, onPageTag);
   // Each of yours the text holds, with where it is next found at or after `at` (-1: no more).
   const found = yours
     .filter((y) => y.trim() !== "")
@@ -229,7 +243,7 @@ function heldPieces(
       tail: y.text.slice(-JOIN_LOOKAHEAD),
       tailHeld: "",
     }));
-  if (found.length === 0) return hold(text);
+  if (found.length === 0) return holdAll();
   for (const y of found) {
     y.headHeld = hold(y.head);
     y.tailHeld = hold(y.tail);
@@ -241,10 +255,34 @@ function heldPieces(
   // The label of yours left as written before the last text of yours: its end tag after it is too.
   let closing: string | undefined;
   /** The piece read between `before`'s end and `head`; undefined when either is held differently with it. */
-  const heldBetween = (piece: string, head: string, headHeld: string): string | undefined => {
-    const joined = hold(before.tail + piece + head);
+  // The first page tag told of the pieces, kept until the text is known to be held in pieces.
+  let pieceTag: { at: number; tag: string } | undefined;
+  /** Keeps `tag` at `at` in `piece` (at `pieceAt` in the text): the first kept is the first. */
+  const keepTag = (pieceAt: number, piece: string, at: number, tag: string) => {
+    if (at >= 0 && at < piece.length && pieceTag === undefined)
+      pieceTag = { at: pieceAt + at, tag };
+  };
+  const heldBetween = (
+    piece: string,
+    pieceAt: number,
+    head: string,
+    headHeld: string,
+  ): string | undefined => {
+    const tail = before.tail.length;
+    // Told the first in the joined reading: one in your tail before the piece is yours, printed as
+    // written; then the piece with your head after it is asked alone.
+    let inTail = false;
+    const joined = hold(
+      before.tail + piece + head,
+      onPageTag &&
+        ((at, tag) => {
+          if (at < tail) inTail = true;
+          else keepTag(pieceAt, piece, at - tail, tag);
+        }),
+    );
     if (joined.length < before.tailHeld.length + headHeld.length) return undefined;
     if (!joined.startsWith(before.tailHeld) || !joined.endsWith(headHeld)) return undefined;
+    if (inTail && onPageTag) hold(piece + head, (at, tag) => keepTag(pieceAt, piece, at, tag));
     return joined.slice(before.tailHeld.length, joined.length - headHeld.length);
   };
   for (;;) {
@@ -260,8 +298,8 @@ function heldPieces(
         first = y;
     }
     const piece = text.slice(at, first === undefined ? text.length : first.next);
-    let held = heldBetween(piece, first?.head ?? "", first?.headHeld ?? "");
-    if (held === undefined) return hold(text);
+    let held = heldBetween(piece, at, first?.head ?? "", first?.headHeld ?? "");
+    if (held === undefined) return holdAll();
     if (closing !== undefined)
       held = asWritten(held, piece.match(endTag(closing, "^"))?.[0], "start");
     closing = undefined;
@@ -283,7 +321,10 @@ function heldPieces(
       }
     }
     out += held;
-    if (first === undefined) return out;
+    if (first === undefined) {
+      if (pieceTag !== undefined) onPageTag?.(pieceTag.at, pieceTag.tag);
+      return out;
+    }
     out += first.text;
     at = first.next + first.text.length;
     before = first;
