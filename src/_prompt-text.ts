@@ -84,10 +84,13 @@ let nameWork: ((units: number) => void) | undefined;
  * `run()` with the element-name reader's work told to `charge` as it reads,
  * which throws to stop it (a render's meter, `PromptWork.readNames`): the
  * units of each name read that is not all ASCII ({@link namedAt}, its
- * folds and joins included: some 0.3 µs a unit), a quarter of each
- * character not ASCII a reading scans ({@link heldAsRead}: its readings'
- * and openers' expressions, some 0.1 µs a character) and an eighth of each
- * line read for the owner mark ({@link ownerMarks}). Before,
+ * folds and joins included: some 0.3 µs a unit) and half of each ASCII
+ * name's, a quarter of each character not ASCII a reading scans and a 32nd
+ * of every character ({@link heldAsRead}: its readings' and openers'
+ * expressions, some 0.1 µs a character; each reading counted) and an eighth
+ * of each line read for the owner mark ({@link ownerMarks}). ASCII counts
+ * since review rev82b F1 (1 MB of distinct ASCII tag names read eight times
+ * held a render 35 s, charged nothing). Before,
  * a trusted project's 24 sections of a megabyte of Hangul tag names were
  * read 5-7 s of CPU past a 1 s deadline, counted by no meter (review rev80b
  * F1). `run` must be synchronous; an outer scope is put back after it.
@@ -1556,9 +1559,11 @@ const READ_APART = new RegExp(`[\\u{e0000}-\\u{e007f}]|${NAME_PARTING.source}`, 
  * At most four passes.
  */
 function heldAsRead(text: string, names: ReadonlySet<string>, documents?: number[]): number[] {
-  // Its scans (the readings', the openers') cost by the characters not ASCII, at each of up to
-  // four readings, each read apart ({@link withNameWork}).
-  const weight = nameWork === undefined ? 0 : notAsciiWeight(text) >>> 3;
+  // Its scans (the readings', the openers') cost by the text's length, a 32nd of a unit a
+  // character, and by the characters not ASCII, at each of up to four readings, each read apart
+  // ({@link withNameWork}). ASCII counts too (review rev82b F1: 1 MB of ASCII tag names read
+  // eight times was charged nothing).
+  const weight = nameWork === undefined ? 0 : (text.length >>> 5) + (notAsciiWeight(text) >>> 3);
   if (weight > 0) nameWork?.(weight);
   const readings = textReadings(text);
   if (readings.length > 1) nameWork?.(weight * (readings.length - 1));
@@ -1871,8 +1876,9 @@ function namedAt(text: string, start: number, names: ReadonlySet<string>, keys: 
     hidden = true;
     i += width;
   }
-  // A name not all ASCII is read through the Unicode readings, folded and joined (withNameWork).
-  if (hidden && nameWork !== undefined) nameWork(i - start);
+  // A name not all ASCII is read through the Unicode readings, folded and joined (withNameWork);
+  // an ASCII one, its tails and heads keyed as it is read, half a unit a character.
+  if (nameWork !== undefined) nameWork(hidden ? i - start : (i - start) >>> 1);
   if (overlong) return true;
   if (i === start) return false;
   // Whatever stopped the name ends it: `</rule]>` and `</user_instructions">` are tags of those names;
