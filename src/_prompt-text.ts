@@ -84,10 +84,13 @@ let nameWork: ((units: number) => void) | undefined;
  * `run()` with the element-name reader's work told to `charge` as it reads,
  * which throws to stop it (a render's meter, `PromptWork.readNames`): the
  * units of each name read that is not all ASCII ({@link namedAt}, its
- * folds and joins included: some 0.3 µs a unit), a quarter of each
- * character not ASCII a reading scans ({@link heldAsRead}: its readings'
- * and openers' expressions, some 0.1 µs a character) and an eighth of each
- * line read for the owner mark ({@link ownerMarks}). Before,
+ * folds and joins included: some 0.3 µs a unit) and half of each ASCII
+ * name's, a quarter of each character not ASCII a reading scans and a 32nd
+ * of every character ({@link heldAsRead}: its readings' and openers'
+ * expressions, some 0.1 µs a character; each reading counted) and an eighth
+ * of each line read for the owner mark ({@link ownerMarks}). ASCII counts
+ * since review rev82b F1 (1 MB of distinct ASCII tag names read eight times
+ * held a render 35 s, charged nothing). Before,
  * a trusted project's 24 sections of a megabyte of Hangul tag names were
  * read 5-7 s of CPU past a 1 s deadline, counted by no meter (review rev80b
  * F1). `run` must be synchronous; an outer scope is put back after it.
@@ -866,6 +869,8 @@ interface NameKeys {
   has(key: string): boolean;
   joined(key: string): boolean;
   readonly longest: number;
+  /** The lengths of the keys. */
+  readonly lengths: ReadonlySet<number>;
 }
 
 /** The {@link NameKeys} of `names`, each part made when first asked: most texts hold no tag. */
@@ -875,6 +880,9 @@ function namesKeys(names: ReadonlySet<string>): NameKeys {
     joined: (key) => joinedKeys(names).keys.has(key),
     get longest() {
       return joinedKeys(names).longest;
+    },
+    get lengths() {
+      return joinedKeys(names).lengths;
     },
   };
 }
@@ -886,10 +894,14 @@ function namesKeys(names: ReadonlySet<string>): NameKeys {
  */
 const JOINED_KEYS = new WeakMap<
   ReadonlySet<string>,
-  { keys: ReadonlySet<string>; longest: number }
+  { keys: ReadonlySet<string>; longest: number; lengths: ReadonlySet<number> }
 >();
 
-function joinedKeys(names: ReadonlySet<string>): { keys: ReadonlySet<string>; longest: number } {
+function joinedKeys(names: ReadonlySet<string>): {
+  keys: ReadonlySet<string>;
+  longest: number;
+  lengths: ReadonlySet<number>;
+} {
   let made = JOINED_KEYS.get(names);
   if (made === undefined) {
     const keys = new Set<string>();
@@ -899,7 +911,7 @@ function joinedKeys(names: ReadonlySet<string>): { keys: ReadonlySet<string>; lo
       longest = Math.max(longest, key.length);
       if (key !== "" && SEPARATORS.test(name.slice(1, -1))) keys.add(key);
     }
-    made = { keys, longest };
+    made = { keys, longest, lengths: new Set([...nameKeys(names)].map((key) => key.length)) };
     JOINED_KEYS.set(names, made);
   }
   return made;
@@ -927,6 +939,7 @@ function hasName(keys: NameKeys, name: string): boolean {
  * longest name's letters are read.
  */
 function suffixedName(keys: NameKeys, name: string): boolean {
+  if (ALL_ASCII.test(name)) return suffixedAscii(keys, name);
   const bound = 2 * keys.longest;
   let letters = 0;
   for (let i = 0; i < name.length && letters <= bound; ) {
@@ -965,6 +978,7 @@ function suffixedName(keys: NameKeys, name: string): boolean {
  * bounded number of times.
  */
 function prefixedName(keys: NameKeys, name: string): boolean {
+  if (ALL_ASCII.test(name)) return prefixedAscii(keys, name);
   const bound = 2 * keys.longest;
   // The letters from a place to the name's end.
   let letters = 0;
@@ -985,6 +999,110 @@ function prefixedName(keys: NameKeys, name: string): boolean {
     i = run - 1;
   }
   return false;
+}
+
+/** A name all ASCII: its tails and heads are keyed as they are read ({@link prefixedAscii}, {@link suffixedAscii}). */
+const ALL_ASCII = /^[\x00-\x7f]*$/;
+
+/** An ASCII code lower-cased, as a one-character string. */
+function lowerAscii(code: number): string {
+  return String.fromCharCode(code >= 0x41 && code <= 0x5a ? code + 0x20 : code);
+}
+
+/** Whether `key` may be one of `keys`' (its length is one of theirs): only those are looked up. */
+function mayBeKey(keys: NameKeys, key: string): boolean {
+  return keys.lengths.has(key.length);
+}
+
+/**
+ * {@link prefixedName} of an ASCII name, in one pass from its end: each
+ * tail's {@link nameKey} is made from the next one's by one letter (the
+ * skeleton is read left to right, so a tail's is its first letter's, or
+ * first pair's, before the rest's), and looked up only when its length is
+ * one of the keys'. Before, each tail was sliced and keyed afresh, and a
+ * text of distinct names (`<a_a_…a_1>`, past {@link MAX_KEYS}) read each
+ * name some 40 times over (review rev82b F1-F3). Same answers.
+ */
+function prefixedAscii(keys: NameKeys, name: string): boolean {
+  const bound = 2 * keys.longest;
+  let letters = 0;
+  // The skeleton of the letters after the place read, and of those after its first; the first's letter.
+  let key = "";
+  let after = "";
+  let next = "";
+  for (let i = name.length - 1; i >= 0 && letters <= bound; ) {
+    const code = name.charCodeAt(i);
+    if (!isSeparatorCode(code)) {
+      const c = lowerAscii(code);
+      const pair = DRAWN_PAIRS[c + next];
+      const made = pair === undefined ? (DRAWN_AS[c] ?? c) + key : pair + after;
+      after = key;
+      key = made;
+      next = c;
+      letters++;
+      i--;
+      continue;
+    }
+    const from = i + 1;
+    let run = i;
+    while (run > 0 && isSeparatorCode(name.charCodeAt(run - 1))) run--;
+    if (from < name.length && run > 0 && mayBeKey(keys, key)) {
+      const between = name.slice(run, from);
+      const colon = between.includes(":") && !between.includes("::");
+      if (colon ? keys.has(key) : keys.joined(key)) return true;
+    }
+    i = run - 1;
+  }
+  return false;
+}
+
+/**
+ * {@link suffixedName} of an ASCII name, in one pass from its start: each
+ * head's {@link nameKey} is the skeleton read so far, a letter that may
+ * begin a pair (`r`, `v`, `c`) held until the next is read.
+ */
+function suffixedAscii(keys: NameKeys, name: string): boolean {
+  const bound = 2 * keys.longest;
+  let letters = 0;
+  let read = "";
+  let held = "";
+  for (let i = 0; i < name.length && letters <= bound; ) {
+    const code = name.charCodeAt(i);
+    if (code !== 0x3a && code !== 0x2e) {
+      if (!isSeparatorCode(code)) {
+        letters++;
+        const c = lowerAscii(code);
+        const pair = held === "" ? undefined : DRAWN_PAIRS[held + c];
+        if (pair !== undefined) {
+          read += pair;
+          held = "";
+        } else {
+          read += held;
+          held = "";
+          if (c === "r" || c === "v" || c === "c") held = c;
+          else read += DRAWN_AS[c] ?? c;
+        }
+      }
+      i++;
+      continue;
+    }
+    let run = i;
+    while (run < name.length && isSeparatorCode(name.charCodeAt(run))) run++;
+    if (i > 0 && run < name.length) {
+      const between = name.slice(i, run);
+      const key = read + held;
+      if (!between.includes("::") && key !== "" && mayBeKey(keys, key)) {
+        if (between.includes(":") ? keys.has(key) : keys.joined(key)) return true;
+      }
+    }
+    i = run;
+  }
+  return false;
+}
+
+/** Whether an ASCII code is one of {@link SEPARATORS}: `-`, `_`, `.`, `:`. */
+function isSeparatorCode(code: number): boolean {
+  return code === 0x2d || code === 0x5f || code === 0x2e || code === 0x3a;
 }
 
 /**
@@ -1449,9 +1567,11 @@ const READ_APART = new RegExp(`[\\u{e0000}-\\u{e007f}]|${NAME_PARTING.source}`, 
  * At most four passes.
  */
 function heldAsRead(text: string, names: ReadonlySet<string>, documents?: number[]): number[] {
-  // Its scans (the readings', the openers') cost by the characters not ASCII, at each of up to
-  // four readings, each read apart ({@link withNameWork}).
-  const weight = nameWork === undefined ? 0 : notAsciiWeight(text) >>> 3;
+  // Its scans (the readings', the openers') cost by the text's length, a 32nd of a unit a
+  // character, and by the characters not ASCII, at each of up to four readings, each read apart
+  // ({@link withNameWork}). ASCII counts too (review rev82b F1: 1 MB of ASCII tag names read
+  // eight times was charged nothing).
+  const weight = nameWork === undefined ? 0 : (text.length >>> 5) + (notAsciiWeight(text) >>> 3);
   if (weight > 0) nameWork?.(weight);
   const readings = textReadings(text);
   if (readings.length > 1) nameWork?.(weight * (readings.length - 1));
@@ -1772,8 +1892,9 @@ function namedAt(text: string, start: number, names: ReadonlySet<string>, keys: 
     hidden = true;
     i += width;
   }
-  // A name not all ASCII is read through the Unicode readings, folded and joined (withNameWork).
-  if (hidden && nameWork !== undefined) nameWork(i - start);
+  // A name not all ASCII is read through the Unicode readings, folded and joined (withNameWork);
+  // an ASCII one, its tails and heads keyed as it is read, half a unit a character.
+  if (nameWork !== undefined) nameWork(hidden ? i - start : (i - start) >>> 1);
   if (overlong) return true;
   if (i === start) return false;
   // Whatever stopped the name ends it: `</rule]>` and `</user_instructions">` are tags of those names;

@@ -122,7 +122,7 @@ export class PromptWork {
     if (this.namesRead <= MAX_PROMPT_NAME_READ) return;
     this.spent = true;
     throw new TemplateError(
-      `Render stopped: the project's texts gave the element-name reader more than ${MAX_PROMPT_NAME_READ / (1024 * 1024)} Mi units of work (tag names and text outside ASCII, each read in its Unicode spellings)`,
+      `Render stopped: the project's texts gave the element-name reader more than ${MAX_PROMPT_NAME_READ / (1024 * 1024)} Mi units of work (tag names and text, each read in its spellings)`,
     );
   }
 

@@ -139,12 +139,14 @@ export const MAX_PROMPT_REREAD = 2 * MAX_RENDER_REREAD;
 /**
  * Most units of a trusted project's texts the element-name reader may read
  * in one prompt's renders together, as `withNameWork` (src/_prompt-text.ts)
- * counts them: each unit of a name not all ASCII, a quarter of each Hangul
- * or CJK character a reading scans, an eighth of each character read for
- * the owner mark. A unit costs some 0.3 µs (a name's Unicode readings,
- * folds and joins; the scans' expressions), so this is well under 1 s of
- * CPU; an ordinary project's names are ASCII, and its text outside ASCII a
- * small part of this. Before, nothing counted it:
+ * counts them: each unit of a name not all ASCII and half of each ASCII
+ * name's, a quarter of each Hangul or CJK character and a 32nd of every
+ * character each reading scans, an eighth of each character read for the
+ * owner mark. A unit costs some 0.3 µs (a name's Unicode readings, folds
+ * and joins; the scans' expressions), so this is about 1 s of CPU; a
+ * project at every cap of prose (8 MiB, two readings) stays under it
+ * (review rev82b F1: ASCII was not counted, and 1 MB of distinct ASCII
+ * tag names read eight times held a render 35 s). Before, nothing counted it:
  * a partial of a megabyte of Hangul tag names printed twenty times, or 24
  * sections of it, held a render 5-14 s of CPU past a 1 s deadline (review
  * rev80b F1).

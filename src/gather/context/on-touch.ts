@@ -235,6 +235,15 @@ export async function loadContextForPathsSince(
   const wrappers = repositoryNames([...(options.wrappers ?? [])].map(lower));
   const ownWrappers = ownTextNames(wrappers);
   const trusted = options.projectTrusted !== false;
+  // A repository's text, escaped as loaded: with a host's cap, only its head is read ({@link headForCap}).
+  const beyond = new Map<string, number>();
+  const loaded = (text: string, path: string): string => {
+    const head = headForCap(text, options.textCap);
+    const out = escapeWrapperTags(head, wrappers, false, pageTagTold(path));
+    if (head.length < text.length && options.textCap !== undefined)
+      beyond.set(out, (options.textCap.measure ?? UTF8_BYTES).size(text.slice(head.length)));
+    return out;
+  };
 
   // The session's reach, as the door reads it (a root that is or holds the home folder narrowed to cwd):
   // what a touched path must lie in, and the project of the folders in no repository below its root.
@@ -396,7 +405,7 @@ export async function loadContextForPathsSince(
       keysOf[found.length] = [key, fileKey(one.real)];
       found.push({
         path: oneLine(one.file.path),
-        content: escapeWrapperTags(one.file.content, wrappers, false, pageTagTold(one.file.path)),
+        content: loaded(one.file.content, one.file.path),
         kind: "context",
       });
     }
@@ -425,11 +434,9 @@ export async function loadContextForPathsSince(
         keysOf[found.length] = [key];
         found.push({
           path: oneLine(rule.path),
-          content: escapeWrapperTags(
+          content: loaded(
             rule.activation === "model" ? modelRulePointer(rule) : rule.content,
-            wrappers,
-            false,
-            pageTagTold(rule.path),
+            rule.path,
           ),
           kind: "rule",
           name: oneLine(rule.name),
@@ -457,7 +464,7 @@ export async function loadContextForPathsSince(
             ? ownTextEscaped(rule.rule.content, ownWrappers, (line, tag) =>
                 diagnostics.push(ownTagEscapedWarning(oneLine(rule.rule.path), line, tag)),
               )
-            : escapeWrapperTags(rule.rule.content, wrappers, false, pageTagTold(rule.rule.path)),
+            : loaded(rule.rule.content, rule.rule.path),
         kind: "rule",
         name: oneLine(rule.rule.name),
       });
@@ -525,6 +532,7 @@ export async function loadContextForPathsSince(
               delivered,
               wrappers,
               yours: capped.files.map((f) => f.origin === "user"),
+              beyond,
             });
       return { capped, fitted };
     },
@@ -554,7 +562,7 @@ export async function loadContextForPathsSince(
 function fitText(
   files: readonly TouchedFile[],
   keysOf: readonly string[][],
-  c: FitCap & { delivered: Set<string>; yours: readonly boolean[] },
+  c: FitCap & { delivered: Set<string>; yours: readonly boolean[]; beyond: Map<string, number> },
 ): { files: TouchedFile[]; diagnostics: Diagnostic[] } {
   // A text larger than the cap on its own is never closed and checked whole (rev65a F1: seven of
   // 255 KB took 5-7 s, past the hook's deadline): its element is no smaller (closing only adds),
@@ -583,7 +591,9 @@ function fitText(
     // Your glob rule cut is escaped as yours was: your owner mark kept.
     const held = c.yours[i] === true ? { ...c, wrappers: ownTextNames(c.wrappers) } : c;
     const cut =
-      whole > c.max - c.measure.size(touchedLead(1)) ? cutToRoom(file, room, held) : undefined;
+      whole > c.max - c.measure.size(touchedLead(1))
+        ? cutToRoom(file, room, held, c.beyond.get(file.content) ?? 0)
+        : undefined;
     if (cut === undefined) {
       for (const key of keysOf[i] ?? []) c.delivered.delete(key);
       left.push(file.path);
@@ -623,17 +633,43 @@ interface FitCap {
   wrappers: ReadonlySet<string>;
 }
 
+/**
+ * The head of a repository's text a touch call reads when the host keeps at
+ * most `cap.max` of its text ({@link fitText}): twice that many UTF-16 units
+ * (each is at least one unit of either measure, and escaping only adds), so
+ * a text longer than that is still larger than the cap on its own, and cut
+ * to it from this head, which is escaped and closed again after the cut
+ * (`cutToRoom`), so what is sent is judged as itself. Before, each touched
+ * file was held whole first: eight nested `AGENTS.md` of 250 KB of distinct
+ * tag names took a hook call 4.4 s of CPU, past its 5 s at load, to give
+ * 9,500 bytes (review rev82b F3). Without a cap, the whole text.
+ */
+function headForCap(text: string, cap: TextCap | undefined): string {
+  if (cap === undefined) return text;
+  let end = 2 * cap.max + 1;
+  if (text.length <= end) return text;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return text.slice(0, end);
+}
+
 /** The smallest part of a file's element worth giving: its tags, the marker and a few lines. */
 const MIN_CUT_TEXT = 512;
 
 /** `file` cut so its element takes at most `room`, or undefined when less than {@link MIN_CUT_TEXT} of its text would fit. */
-function cutToRoom(file: TouchedFile, room: number, c: FitCap): TouchedFile | undefined {
+function cutToRoom(
+  file: TouchedFile,
+  room: number,
+  c: FitCap,
+  beyond = 0,
+): TouchedFile | undefined {
   const marker = (omitted: number) =>
-    `[… ${omitted} ${c.measure.unit} more of this file left out: the agent keeps ${c.max} ${c.measure.unit} of a hook's text in one call; read the file for the rest]`;
+    `[… ${omitted + beyond} ${c.measure.unit} more of this file left out: the agent keeps ${c.max} ${c.measure.unit} of a hook's text in one call; read the file for the rest]`;
   const bare =
     c.measure.size(
       touchedElement(
-        { ...file, content: marker(file.content.length * 4) },
+        // The whole file's length, the part not read included (`beyond`), as the marker's widest count.
+        { ...file, content: marker((file.content.length + beyond) * 4 - beyond) },
         c.cwd,
         c.measure.shown,
         c.wrappers,
