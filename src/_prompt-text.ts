@@ -1002,7 +1002,7 @@ function prefixedName(keys: NameKeys, name: string): boolean {
 }
 
 /** A name all ASCII: its tails and heads are keyed as they are read ({@link prefixedAscii}, {@link suffixedAscii}). */
-const ALL_ASCII = /^[\x00-\x7f]*$/;
+const ALL_ASCII = /^[^\u0080-\uffff]*$/;
 
 /** An ASCII code lower-cased, as a one-character string. */
 function lowerAscii(code: number): string {
