@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { refuseSettingsBlock } from "../../src/cli/commands/_output-file.js";
+import { promptFolderOf } from "../../src/hook/snippet.js";
 import { tempDir } from "../api/_helpers.js";
 import { cli } from "./_output-link.js";
 
@@ -82,5 +84,21 @@ describe("hostile-output-settings-frontmatter: a repository's --- block is no pr
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain("codex's own configuration");
     expect(existsSync(join(root, file))).toBe(false);
+  });
+
+  it("the block is found after a byte-order mark and blank lines; a rule later on is text", () => {
+    const folder = promptFolderOf("/p/.github/agents/r.agent.md");
+    expect(folder).toEqual({ agent: "GitHub", folder: ".github/agents" });
+    expect(promptFolderOf("/p/.github/workflows/ci.yml")).toBeUndefined();
+    expect(promptFolderOf("/p/notes/r.md")).toBeUndefined();
+    for (const text of [BLOCK, `\uFEFF${BLOCK}`, `\n  \r\n${BLOCK}`, "---", "--- \r\ntools: x\n"]) {
+      expect(() => refuseSettingsBlock(text, folder, "--output", "x.md"), text).toThrow(
+        /opens with a --- block/,
+      );
+    }
+    for (const text of ["Text\n---\n", "----\n", " ---\n", "--- x\n", ""]) {
+      expect(() => refuseSettingsBlock(text, folder, "--output", "x.md"), text).not.toThrow();
+    }
+    expect(() => refuseSettingsBlock(BLOCK, undefined, "--output", "x.md")).not.toThrow();
   });
 });
