@@ -1,5 +1,5 @@
 import type { HelperOptions } from "handlebars";
-import { withoutPrintedMarks, wrappedBody } from "../src/_fence.js";
+import { withoutPrintedMarks, wrappedBody, wrappedElement } from "../src/_fence.js";
 import { escapeXml, tokenBracketsReferenced } from "../src/_prompt-text.js";
 import { marked, READS_BLOCK } from "./_cost.js";
 
@@ -79,5 +79,5 @@ export const xmlBlock = marked(function xmlBlock(
   if (!TAG_NAME.test(name)) throw new Error(`"${name}" is not a valid tag name`);
   // Trimmed only where that leaves nothing open the text did not (src/_fence.ts).
   const body = wrappedBody(written, name, true);
-  return `<${name}${attributes(options.hash)}>\n${body}\n</${name}>`;
+  return wrappedElement(`<${name}${attributes(options.hash)}>`, body, name);
 }, READS_BLOCK);
