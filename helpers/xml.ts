@@ -54,8 +54,9 @@ function attributes(hash: Record<string, unknown> | undefined): string {
 }
 
 /**
- * `{{#xml "tag"}}…{{/xml}}`: wraps the block as `<tag>\n…\n</tag>`; nothing
- * when the block is blank. Key=value pairs are the tag's attributes, their
+ * `{{#xml "tag"}}…{{/xml}}`: wraps the block as `<tag>\n…\n</tag>` (with a
+ * blank line before `</tag>` where the block ends in a paragraph's text:
+ * `wrappedElement`, src/_fence.ts); nothing when the block is blank. Key=value pairs are the tag's attributes, their
  * values escaped ({@link attributeValue}): `{{#xml "ticket" id=vars.ticket}}`
  * writes `<ticket id="…">` whatever the value holds. The block's ends are trimmed only where that
  * leaves nothing open it did not, and a text that needs the blank line it
