@@ -13,6 +13,7 @@ import {
   unreadWarning,
   withoutPrintedMarks,
   wrappedBody,
+  wrappedElement,
 } from "../_fence.js";
 import { withoutLinkDefinitions } from "../_link-definitions.js";
 import { withNameWork } from "../_prompt-text.js";
@@ -1266,7 +1267,7 @@ function makeSection(
   if (text === "") return undefined;
   // A project's text the tag line above would change starts after a blank line (rev65b F4).
   const apart = source.layer === "project" && readsWithLineAbove(text) ? `\n${text}` : text;
-  return { name, text: tag === false ? text : `<${tag}>\n${apart}\n</${tag}>`, source };
+  return { name, text: tag === false ? text : wrappedElement(`<${tag}>`, apart, tag), source };
 }
 
 function templateDiagnostic(
