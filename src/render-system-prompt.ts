@@ -8,6 +8,7 @@ import {
   repositoryNames,
   varTagNames,
   withElementNames,
+  withNameBudget,
   wrapperNames,
 } from "./_prompt-text.js";
 import { type AppliedPreset, agentSendsKept, type PresetReport } from "./agents/index.js";
@@ -51,7 +52,7 @@ import type { LoadedLayer } from "./locate/load-layer.js";
 import { projectElementNames } from "./locate/project-names.js";
 import type { OptionName } from "./options/registry.js";
 import type { AppendPart, NormalizedOptions, SystemPromptOptions } from "./options.js";
-import { assemblePromptData } from "./prompt-data.js";
+import { assemblePromptData, newNameBudget } from "./prompt-data.js";
 import { type ResolvedRender, resolveRenderOptions } from "./render-options.js";
 import { mergeRootMarkerRefusals } from "./repo-files/index.js";
 import type { GivenBy, OptionOrigin } from "./resolve-options.js";
@@ -575,9 +576,15 @@ function whoseTexts(
   // The render's one check budget: the appended parts, then the data, then the render (rev68e F3).
   const checks: CheckBudget = { left: CHECK_BUDGET_CHARS };
   const warn = (warning: Diagnostic) => unread.push(warning);
-  const printed = withCheckBudget(() => printedParts(parts, wrappers, warn), checks);
+  // And its one meter of the name reader's work on the repository's texts (rev82b F2).
+  const names = newNameBudget();
+  const printed = withCheckBudget(
+    () => withNameBudget(names, () => printedParts(parts, wrappers, warn)),
+    checks,
+  );
   return {
     checks,
+    names,
     customPromptRepository: repository,
     appendPrompt: addendumText(printed),
     appendParts: parts,
