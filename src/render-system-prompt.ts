@@ -4,6 +4,7 @@ import { monotonicMs } from "./_pace.js";
 import { toPosix } from "./_paths.js";
 import {
   escapeWrapperTags,
+  type NameBudget,
   nameText,
   repositoryNames,
   varTagNames,
@@ -16,6 +17,7 @@ import { renderWithinBudget, renderWithRoom } from "./budget/fit.js";
 import { type OptionProvenance, projectVarNames } from "./config/index.js";
 import type { ContextFile, PromptData } from "./data.js";
 import { capDiagnostics, createEngine, type Engine } from "./engine/index.js";
+import { MAX_PROMPT_NAME_READ } from "./engine/limits.js";
 import type { ContextProvenance } from "./gather/context/index.js";
 import {
   abortAtDeadline,
@@ -137,6 +139,8 @@ export interface PreparedPrompt {
    * so the same prompt renders the same bytes. Absent: the whole budget.
    */
   checkBudgetLeft?: number;
+  /** What the preparation spent of the name reader's meter ({@link RenderInput.namesSpent}): each render's starts from it. */
+  namesSpent?: number;
 }
 
 /**
@@ -347,8 +351,13 @@ export async function preparePrompt(
     ...generalRulesReport(layers),
     ...(resolved.configFiles ? { configFiles: resolved.configFiles } : {}),
     deadline,
-    checkBudgetLeft: whose.checks.left,
+    ...spentInPreparation(whose),
   };
+}
+
+/** What the preparation left of the render's check budget and spent of its name reader's meter: each render starts from them. */
+function spentInPreparation({ checks, names }: { checks: CheckBudget; names: NameBudget }) {
+  return { checkBudgetLeft: checks.left, namesSpent: MAX_PROMPT_NAME_READ - names.left };
 }
 
 /**

@@ -66,6 +66,35 @@ describe("hostile repository: rule, context and touched files of distinct tag na
     expect(cpuMs).toBeLessThan(BOUND_MS);
   }, 120_000);
 
+  it("a trusted project's sections spend what its rules left of the same meter: one render, one meter", async () => {
+    const root = tempDir();
+    const files: Record<string, string> = {
+      "home/.pi/agent/AGENTS.md": "USER-RULE-MARKER: be careful.\n",
+      "project/.git/HEAD": "ref: refs/heads/main\n",
+      "project/.pi/sections/extra.md":
+        "---\norder: 150\n---\nPROJECT-SECTION with <b>some</b> text of its own, long enough.\n",
+    };
+    for (let r = 0; r < 4; r++)
+      files[`project/.cursor/rules/r${r}.mdc`] = distinctNames(
+        r,
+        256_000,
+        `---\ndescription: r${r}\nalwaysApply: true\n---\nRULE-${r}\n`,
+      );
+    writeFiles(root, files);
+    const r = await renderSystemPrompt({
+      cwd: join(root, "project"),
+      home: join(root, "home"),
+      agentDir: join(root, "home/.pi/agent"),
+      deadlineMs: 60_000,
+    });
+    const stopped = r.diagnostics.find((d) => d.code === "template");
+    expect(stopped?.message).toContain(
+      `more than ${MAX_PROMPT_NAME_READ / (1024 * 1024)} Mi units of work`,
+    );
+    expect(r.text).not.toContain("PROJECT-SECTION");
+    expect(r.text).toContain("USER-RULE-MARKER");
+  }, 120_000);
+
   it("one touch call reads its files to one meter too", async () => {
     const root = tempDir();
     const files: Record<string, string> = { "project/.git/HEAD": "ref: refs/heads/main\n" };
