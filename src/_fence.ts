@@ -588,6 +588,8 @@ export interface OpenToYoursOptions extends HiddenRunsOptions {
   onOwnTagEscaped?: (line: number, tag: string) => void;
   /** A text not yours: its first start tag acting on the whole page written `&lt;` (`escapeWrapperTags`' `onPageTag`, rev80c F4-F8). */
   onPageTag?: (line: number, tag: string) => void;
+  /** A text not yours escaped whole, every opener written `&lt;`: the name reader's meter was spent (`withNameBudget`, rev82b F2). */
+  onWhole?: () => void;
 }
 
 /**
@@ -623,6 +625,21 @@ export function markupAsTextTold(
     onEscaped: () => tell(END_ESCAPED_WORDS),
     onFallback: (fallback, limit) => tell(fallbackMessage(fallback, limit)),
     onPageTag: (line, tag) => say(pageTagWarning(path, line, tag)),
+    onWhole: () => say(escapedWholeWarning(path)),
+  };
+}
+
+/**
+ * The warning for a repository's text escaped whole because the element-name
+ * reader's meter of its render or touch call was spent (`withNameBudget`):
+ * the `prompt-render-work` family, naming the file (review rev82b F2).
+ */
+export function escapedWholeWarning(path: string): Diagnostic {
+  return {
+    level: "warning",
+    code: "prompt-render-work",
+    message: `the repository's texts read up to this one gave the element-name reader more work than one render or touch call may spend on them (tag names and text, each read in its spellings): this text was escaped whole because of its cost, every "<" in it (and each look-alike of one) written "&lt;"`,
+    path,
   };
 }
 

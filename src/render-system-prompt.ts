@@ -4,10 +4,12 @@ import { monotonicMs } from "./_pace.js";
 import { toPosix } from "./_paths.js";
 import {
   escapeWrapperTags,
+  type NameBudget,
   nameText,
   repositoryNames,
   varTagNames,
   withElementNames,
+  withNameBudget,
   wrapperNames,
 } from "./_prompt-text.js";
 import { type AppliedPreset, agentSendsKept, type PresetReport } from "./agents/index.js";
@@ -15,6 +17,7 @@ import { renderWithinBudget, renderWithRoom } from "./budget/fit.js";
 import { type OptionProvenance, projectVarNames } from "./config/index.js";
 import type { ContextFile, PromptData } from "./data.js";
 import { capDiagnostics, createEngine, type Engine } from "./engine/index.js";
+import { MAX_PROMPT_NAME_READ } from "./engine/limits.js";
 import type { ContextProvenance } from "./gather/context/index.js";
 import {
   abortAtDeadline,
@@ -51,7 +54,7 @@ import type { LoadedLayer } from "./locate/load-layer.js";
 import { projectElementNames } from "./locate/project-names.js";
 import type { OptionName } from "./options/registry.js";
 import type { AppendPart, NormalizedOptions, SystemPromptOptions } from "./options.js";
-import { assemblePromptData } from "./prompt-data.js";
+import { assemblePromptData, newNameBudget } from "./prompt-data.js";
 import { type ResolvedRender, resolveRenderOptions } from "./render-options.js";
 import { mergeRootMarkerRefusals } from "./repo-files/index.js";
 import type { GivenBy, OptionOrigin } from "./resolve-options.js";
@@ -136,6 +139,8 @@ export interface PreparedPrompt {
    * so the same prompt renders the same bytes. Absent: the whole budget.
    */
   checkBudgetLeft?: number;
+  /** What the preparation spent of the name reader's meter ({@link RenderInput.namesSpent}): each render's starts from it. */
+  namesSpent?: number;
 }
 
 /**
@@ -358,8 +363,13 @@ export async function preparePrompt(
     ...generalRulesReport(layers),
     ...(resolved.configFiles ? { configFiles: resolved.configFiles } : {}),
     deadline,
-    checkBudgetLeft: whose.checks.left,
+    ...spentInPreparation(whose),
   };
+}
+
+/** What the preparation left of the render's check budget and spent of its name reader's meter: each render starts from them. */
+function spentInPreparation({ checks, names }: { checks: CheckBudget; names: NameBudget }) {
+  return { checkBudgetLeft: checks.left, namesSpent: MAX_PROMPT_NAME_READ - names.left };
 }
 
 /**
@@ -587,9 +597,15 @@ function whoseTexts(
   // The render's one check budget: the appended parts, then the data, then the render (rev68e F3).
   const checks: CheckBudget = { left: CHECK_BUDGET_CHARS };
   const warn = (warning: Diagnostic) => unread.push(warning);
-  const printed = withCheckBudget(() => printedParts(parts, wrappers, warn), checks);
+  // And its one meter of the name reader's work on the repository's texts (rev82b F2).
+  const names = newNameBudget();
+  const printed = withCheckBudget(
+    () => withNameBudget(names, () => printedParts(parts, wrappers, warn)),
+    checks,
+  );
   return {
     checks,
+    names,
     customPromptRepository: repository,
     appendPrompt: addendumText(printed),
     appendParts: parts,

@@ -101,6 +101,13 @@ export interface SectionPatch {
 export interface RenderInput {
   /** Layered section templates, sorted (see `layerSections`). */
   templates: readonly SectionTemplate[];
+  /**
+   * Units of the element-name reader's meter ({@link PromptWork.readNames})
+   * the preparation spent on the repository's texts (appended parts, context
+   * and rule files: `withNameBudget`): each render's meter starts from it, so
+   * one render reads the repository's texts to one meter (review rev82b F2).
+   */
+  namesSpent?: number;
   /** Partials available to every template, by name (`{{> name}}`). */
   partials?: Readonly<Record<string, string>>;
   data: PromptData;
@@ -403,6 +410,9 @@ export function renderSections(
   engine: Engine,
   work: PromptWork = input.work ?? new PromptWork(),
 ): RenderOutput {
+  // What the preparation read of the repository's texts counts toward the sections' meter.
+  if (input.namesSpent !== undefined && work.namesRead < input.namesSpent)
+    work.namesRead = input.namesSpent;
   const diagnostics: Diagnostic[] = [];
   const partials = input.partials ?? {};
   const placed: { key: SectionKey; section: RenderedSection }[] = [];
