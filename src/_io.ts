@@ -517,6 +517,35 @@ export function openCheckedFolder(path: string, checked: fs.Stats): HeldFolder |
   return { at: `/proc/self/fd/${fd}`, close };
 }
 
+/**
+ * Opens the folder at `path`, following links, and holds it: the listing is
+ * then read by the descriptor (`at`), and `real` is the held folder's real
+ * path as the kernel names it, so what is judged is what is listed, whatever
+ * is swapped in at `path` or on its way afterwards (decided, review rev88a
+ * F2). Undefined where the system cannot list by descriptor (no `/proc`).
+ * Throws as the open does (ENOENT, ENOTDIR, EACCES). The caller notes the
+ * listing against `path`.
+ */
+export function openHeldFolder(path: string): (HeldFolder & { real: string }) | undefined {
+  if (process.platform !== "linux") return undefined;
+  const { O_RDONLY, O_DIRECTORY = 0 } = fs.constants;
+  const fd = fs.openSync(path, O_RDONLY | O_DIRECTORY);
+  const close = () => {
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // Already closed: nothing to release.
+    }
+  };
+  const at = `/proc/self/fd/${fd}`;
+  try {
+    return { at, close, real: fs.readlinkSync(at, "utf8") };
+  } catch {
+    close();
+    return undefined;
+  }
+}
+
 /** `fs.readlinkSync` as text. */
 export function readlinkSync(path: string): string {
   const recorder = currentRecorder();

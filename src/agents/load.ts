@@ -5,9 +5,10 @@ import { homeFolder } from "../_paths.js";
 import { nearMatches } from "../_suggest.js";
 import { position, YAML_TEXT_CAPS } from "../_yaml.js";
 import {
+  type FolderJudge,
   findProjectRoot,
-  folderRefused,
-  listFolder,
+  folderRefusedAt,
+  listProjectFolder,
   projectReach,
   type Reach,
   type RepoCapped,
@@ -75,12 +76,16 @@ async function listPresets(
     presetDirs(folders).map(async ({ layer, dir }) => {
       // The project's folder is asked of the door first: one linked out (`.pi/agents` to
       // `~/.ssh`) is one warning naming it, and none of its names is a preset (rev82e F2).
-      const refusal = layer === "project" ? await projectFolderRefused(dir, folders) : undefined;
-      if (refusal) {
-        refused.push(refusal);
+      // Checked and listed through one held folder: a link swapped in after the check is never
+      // listed (rev88a F2).
+      const judge = layer === "project" ? projectFolderJudge(folders) : undefined;
+      const listing = await listProjectFolder(dir, judge, {
+        maxEntries: MAX_PRESET_FOLDER_ENTRIES,
+      });
+      if ("refused" in listing) {
+        refused.push(listing.refused);
         return [];
       }
-      const listing = await listFolder(dir, { maxEntries: MAX_PRESET_FOLDER_ENTRIES });
       // Missing or unreadable: that layer offers no preset; loading one says why.
       if ("error" in listing) return [];
       if (listing.capped) {
@@ -275,17 +280,20 @@ async function readProjectPreset(path: string, folders: PresetFolders): Promise<
   return read(await projectReach({ ...at, root }));
 }
 
-/** The door's word on the project's `agents/` folder, in the reaches its presets are read in ({@link readProjectPreset}). */
-async function projectFolderRefused(
-  dir: string,
-  folders: PresetFolders,
-): Promise<Diagnostic | undefined> {
-  const at = presetsAt(folders);
-  const near = await folderRefused(dir, await projectReach({ ...at, root: at.start }));
-  if (near?.code !== "file-outside-project") return near;
-  const root = await presetsRoot(folders);
-  if (root === undefined || root === at.start) return near;
-  return folderRefused(dir, await projectReach({ ...at, root }));
+/**
+ * The door's word on the project's `agents/` folder (its real path `real`,
+ * that of the folder held for its listing), in the reaches its presets are
+ * read in ({@link readProjectPreset}).
+ */
+function projectFolderJudge(folders: PresetFolders): FolderJudge {
+  return async (dir, real) => {
+    const at = presetsAt(folders);
+    const near = await folderRefusedAt(dir, real, await projectReach({ ...at, root: at.start }));
+    if (near?.code !== "file-outside-project") return near;
+    const root = await presetsRoot(folders);
+    if (root === undefined || root === at.start) return near;
+    return folderRefusedAt(dir, real, await projectReach({ ...at, root }));
+  };
 }
 
 /** Where the project's presets are read from: its folder, trusted. */

@@ -98,7 +98,8 @@ export async function loadLayer(
     reads("APPEND_SYSTEM.md") ? readOptional(join(dir, "APPEND_SYSTEM.md")) : undefined,
     options.customFiles ? readOptional(rulesPath) : undefined,
     // Hints about files that are not read (`section/`, `system.md`), said last.
-    layer === "builtin" ? [] : nearMissesInFolder(dir, options, signal),
+    // Listed through the folder held and checked (rev88a F2): `.pi` swapped since is not listed.
+    layer === "builtin" ? [] : nearMissesInFolder(dir, options, signal, reach),
   ]);
   const generalRules =
     rules?.text !== undefined ? parseRuleListFile(rules.text, rulesPath) : undefined;

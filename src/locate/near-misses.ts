@@ -1,7 +1,7 @@
 import type { Dirent } from "node:fs";
 import { join } from "node:path";
 import type { EntryKind } from "../_fs.js";
-import { folderRefused, listFolder, type Reach } from "../repo-files/index.js";
+import { listProjectFolder, type Reach } from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
 
 /** The folders a user or project layer folder is read for, spelled as they are read. */
@@ -126,9 +126,11 @@ export async function nearMissesInFolder(
   signal?: AbortSignal,
   reach?: Reach,
 ): Promise<Diagnostic[]> {
-  const refused = await folderRefused(dir, reach);
-  if (refused) return [refused];
-  const listing = await listFolder(dir, { maxEntries: MAX_NEAR_MISS_ENTRIES, signal });
+  const listing = await listProjectFolder(dir, reach, {
+    maxEntries: MAX_NEAR_MISS_ENTRIES,
+    signal,
+  });
+  if ("refused" in listing) return [listing.refused];
   // Unlistable, or too large to be a layer anyone wrote by hand: no hints.
   if ("error" in listing || listing.capped) return [];
   const entries = listing.entries.map((d): LayerEntry => ({ name: d.name, type: entryType(d) }));

@@ -9,8 +9,8 @@ import { boundedByDefault, DEFAULT_DEADLINE_MS, loadDeadline } from "../gather/d
 import { resolveCommonPaths } from "../locate/layers.js";
 import { namedProjectPath } from "../locate/text-or-path.js";
 import {
-  folderRefused,
-  folderRefusedSync,
+  listProjectFolder,
+  listProjectFolderSync,
   ownAgentDir,
   projectReach,
   projectReachSync,
@@ -21,7 +21,6 @@ import {
   stopOf,
   stopRefusal,
 } from "../repo-files/index.js";
-import { readListing, readListingSync } from "../repo-files/list-folder.js";
 import type { Diagnostic } from "../types.js";
 import { planTemplateRoots, type TemplateRoot } from "./_locate.js";
 import { mergeTemplates } from "./_merge.js";
@@ -223,12 +222,14 @@ async function filesOfRoot(
     pushAll(diagnostics, action);
     return [];
   }
-  const refused = await folderRefused(root.path, reach);
-  if (refused) {
-    diagnostics.push(refused);
+  // Checked and listed through one held folder (rev88a F2).
+  const listing = await listProjectFolder(root.path, reach, {
+    maxEntries: MAX_PROMPT_FOLDER_ENTRIES,
+  });
+  if ("refused" in listing) {
+    diagnostics.push(listing.refused);
     return [];
   }
-  const listing = await readListing(root.path, MAX_PROMPT_FOLDER_ENTRIES, undefined);
   if ("error" in listing) {
     diagnostics.push(unreadableFolder(root.path, listing.error));
     return [];
@@ -262,12 +263,11 @@ function filesOfRootSync(
     pushAll(diagnostics, action);
     return [];
   }
-  const refused = folderRefusedSync(root.path, reach);
-  if (refused) {
-    diagnostics.push(refused);
+  const listing = listProjectFolderSync(root.path, reach, MAX_PROMPT_FOLDER_ENTRIES);
+  if ("refused" in listing) {
+    diagnostics.push(listing.refused);
     return [];
   }
-  const listing = readListingSync(root.path, MAX_PROMPT_FOLDER_ENTRIES);
   if ("error" in listing) {
     diagnostics.push(unreadableFolder(root.path, listing.error));
     return [];

@@ -390,8 +390,13 @@ export async function hgIgnoreAround(
   stops: {
     ceiling?: string | undefined;
     home?: string | undefined;
-    signal?: AbortSignal | undefined;
-  } = {},
+    /**
+     * The render's deadline: required, so no caller forgets it (decided,
+     * review rev88a F1: the workspace tree passed none, and a chain of 80
+     * nested working copies compiled on for 12.5 s after the render returned).
+     */
+    signal: AbortSignal | undefined;
+  },
   refused?: RefusedRootMarker[],
 ): Promise<HgCopy[]> {
   const home = resolve(stops.home ?? homeFolder());
@@ -401,6 +406,13 @@ export async function hgIgnoreAround(
     // A `.hg` folder, or a link to one (rev71a F6): either only adds its folder's `.hgignore`.
     if (await holdsOwnHgWorkingCopy(dir, refused)) {
       const rel = relative(dir, root).split(sep).join("/");
+      // Past the deadline a copy's files are not even read: a cut, so the door refuses what it
+      // is asked, and no copy above is looked at (rev88a F1).
+      if (stops.signal?.aborted) {
+        const cut = ".hgignore: not read, the deadline passed";
+        copies.push({ rules: { ignores: () => false, cut }, at: "", file: join(dir, ".hgignore") });
+        return copies;
+      }
       for (const copy of await copyRules(dir, rel === "" ? "" : `${rel}/`, stops.signal, homes))
         copies.push(copy);
     }

@@ -58,6 +58,12 @@ export {
   yourIgnoreLists,
 } from "./private-paths.js";
 export {
+  type FolderJudge,
+  listProjectFolder,
+  listProjectFolderSync,
+  type ProjectListing,
+} from "./project-folder.js";
+export {
   findProjectRoot,
   holdsGit,
   holdsGitRoot,
@@ -74,6 +80,7 @@ export {
   type FolderInProject,
   folderReaches,
   folderRefused,
+  folderRefusedAt,
   foundRefusal,
   type PrivateCheck,
   placeRefusal,

@@ -98,9 +98,10 @@ export async function readListing(
   dir: string,
   cap: number,
   signal: AbortSignal | undefined,
+  held?: HeldFolder,
 ): Promise<Listed> {
   await checkpoint(signal);
-  return readInBatches(dir, cap, signal);
+  return readInBatches(dir, cap, signal, held);
 }
 
 /**
@@ -108,8 +109,8 @@ export async function readListing(
  * still a batch at a time, so a folder of a million entries costs the cap's
  * worth of reading, not the whole listing, before it is refused.
  */
-export function readListingSync(dir: string, cap: number): Listed {
-  const batches = listingBatches(dir, cap);
+export function readListingSync(dir: string, cap: number, held?: HeldFolder): Listed {
+  const batches = listingBatches(dir, cap, held);
   let step = batches.next();
   while (!step.done) step = batches.next();
   return step.value;
@@ -120,7 +121,7 @@ async function readInBatches(
   dir: string,
   cap: number,
   signal: AbortSignal | undefined,
-  checked?: Stats,
+  checked?: Stats | HeldFolder,
 ): Promise<Listed> {
   const batches = listingBatches(dir, cap, checked);
   let step = batches.next();
@@ -140,14 +141,20 @@ async function readInBatches(
 /**
  * The one reading of a folder: its entries (at most `cap`, `capped` when
  * there were more), or why it cannot be listed, pausing (a `yield`) after
- * each batch so the caller may hear a deadline.
+ * each batch so the caller may hear a deadline. `checked`: the folder's
+ * lstat (only that folder is listed), or a folder already held (its caller's
+ * to release), read by its descriptor.
  */
-function* listingBatches(dir: string, cap: number, checked?: Stats): Generator<void, Listed, void> {
+function* listingBatches(
+  dir: string,
+  cap: number,
+  checked?: Stats | HeldFolder,
+): Generator<void, Listed, void> {
   const entries: Dirent[] = [];
   let handle: Dir | undefined;
   let held: HeldFolder | undefined;
   try {
-    held = checked ? openCheckedFolder(dir, checked) : undefined;
+    held = checked === undefined || "at" in checked ? checked : openCheckedFolder(dir, checked);
     handle = opendirSync(held?.at ?? dir, { bufferSize: READ_BATCH }, dir);
     for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
       if (entries.length === cap) return { entries, capped: true };
@@ -163,7 +170,7 @@ function* listingBatches(dir: string, cap: number, checked?: Stats): Generator<v
     } catch {
       // Closing a folder handle fails only if it is already closed: nothing to release.
     }
-    held?.close();
+    if (held !== checked) held?.close();
   }
 }
 
@@ -177,9 +184,13 @@ const OPEN_ERRORS = new Set(["EACCES", "ENOENT", "ENOTDIR", "ELOOP", "EPERM"]);
  * that came back (or was swapped in) between the two calls would be read
  * whole, in one synchronous call, whatever its size.
  */
-function wholeListingError(dir: string, error: NodeJS.ErrnoException): NodeJS.ErrnoException {
-  if (error.syscall !== "opendir" || !OPEN_ERRORS.has(error.code ?? "")) return error;
-  const words = error.message.replace(/, opendir[\s\S]*$/, "");
+export function wholeListingError(
+  dir: string,
+  error: NodeJS.ErrnoException,
+): NodeJS.ErrnoException {
+  const opened = error.syscall === "opendir" || error.syscall === "open";
+  if (!opened || !OPEN_ERRORS.has(error.code ?? "")) return error;
+  const words = error.message.replace(/, (?:opendir|open)\b[\s\S]*$/, "");
   const whole: NodeJS.ErrnoException = new Error(`${words}, scandir '${dir}'`);
   if (error.errno !== undefined) whole.errno = error.errno;
   if (error.code !== undefined) whole.code = error.code;

@@ -281,7 +281,15 @@ export async function folderRefused(
   reach: Reach | undefined,
 ): Promise<Diagnostic | undefined> {
   if (reach === undefined) return undefined;
-  const real = await realpathOrSelf(dir);
+  return folderRefusedAt(dir, await realpathOrSelf(dir), reach);
+}
+
+/** {@link folderRefused} of the folder `dir` whose real path is `real` (that of a folder held open). */
+export async function folderRefusedAt(
+  dir: string,
+  real: string,
+  reach: Reach,
+): Promise<Diagnostic | undefined> {
   const refusal = await reachRefusal(dir, real, reach, false);
   return refusal && refusalDiagnostic(dir, folderWords(refusal, real, reach));
 }

@@ -145,7 +145,15 @@ export function folderRefusedSync(
   reach: Omit<Reach, "isPrivate"> | undefined,
 ): Diagnostic | undefined {
   if (reach === undefined) return undefined;
-  const real = realOrSelfSync(dir);
+  return folderRefusedAtSync(dir, realOrSelfSync(dir), reach);
+}
+
+/** {@link folderRefusedSync} of the folder `dir` whose real path is `real` (that of a folder held open). */
+export function folderRefusedAtSync(
+  dir: string,
+  real: string,
+  reach: Omit<Reach, "isPrivate">,
+): Diagnostic | undefined {
   const refusal = reachRefusalSync(dir, real, reach, false);
   return refusal && refusalDiagnostic(dir, folderWords(refusal, real, reach));
 }

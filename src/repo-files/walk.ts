@@ -1,6 +1,6 @@
 import type { Dirent } from "node:fs";
 import { join } from "node:path";
-import { realpath } from "../_io.js";
+import { type HeldFolder, realpath } from "../_io.js";
 import { checkpoint } from "../_pace.js";
 import { isWithin } from "../_paths.js";
 import { type Listing, readListing } from "./list-folder.js";
@@ -263,9 +263,10 @@ function sortEntries(entries: Dirent[], order: WalkOptions<unknown>["sort"]): Di
  */
 export async function listFolder(
   dir: string,
-  o: Pick<WalkOptions<unknown>, "maxEntries" | "signal" | "sort"> = {},
+  o: Pick<WalkOptions<unknown>, "maxEntries" | "signal" | "sort"> & { held?: HeldFolder } = {},
 ): Promise<Listing | { error: NodeJS.ErrnoException }> {
-  const listing = await readListing(dir, o.maxEntries ?? Number.POSITIVE_INFINITY, o.signal);
+  const max = o.maxEntries ?? Number.POSITIVE_INFINITY;
+  const listing = await readListing(dir, max, o.signal, o.held);
   if ("error" in listing) return listing;
   return { entries: sortEntries(listing.entries, o.sort), capped: listing.capped };
 }

@@ -4,8 +4,7 @@ import { isEditorTemp } from "../_editor-temp.js";
 import { parseFrontmatter } from "../_frontmatter.js";
 import { checkpoint } from "../_pace.js";
 import {
-  folderRefused,
-  listFolder,
+  listProjectFolder,
   type Reach,
   type RepoText,
   readRepoTexts,
@@ -205,9 +204,12 @@ export async function listMarkdown(
   signal?: AbortSignal,
   reach?: Reach,
 ): Promise<{ names: string[]; diagnostics: Diagnostic[] }> {
-  const refused = await folderRefused(dir, reach);
-  if (refused) return { names: [], diagnostics: [refused] };
-  const listing = await listFolder(dir, { maxEntries: MAX_LAYER_FOLDER_ENTRIES, signal });
+  // Checked and listed through one held folder: a link swapped in after the check is never listed (rev88a F2).
+  const listing = await listProjectFolder(dir, reach, {
+    maxEntries: MAX_LAYER_FOLDER_ENTRIES,
+    signal,
+  });
+  if ("refused" in listing) return { names: [], diagnostics: [listing.refused] };
   if ("error" in listing) {
     if (listing.error.code === "ENOENT") return { names: [], diagnostics: [] };
     return {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { importsOutside, namedImports } from "./_imports.js";
+import { importsOutside, namedImports, sourceFiles } from "./_imports.js";
 
 // One door for repository files (src/repo-files/): a reader that opens a file
 // some other way carries its own copy of the confinement rules, and each such
@@ -116,5 +116,29 @@ describe("one door for repository files", () => {
     expect(
       readersImported('import { readFileNoFollow } from "../../repo-files/index.js";'),
     ).toEqual(["index:readFileNoFollow"]);
+  });
+
+  it("no code outside the door checks a project folder and then lists it by its path (rev88a F2)", () => {
+    // The check and the listing go through one held folder (`listProjectFolder`): a file that
+    // imports both a folder check and a lister could list what a link swapped in since leads to.
+    const CHECKS = ["folderRefused", "folderRefusedSync", "folderRefusedAt"];
+    const LISTERS = [
+      "listFolder",
+      "readListing",
+      "readListingSync",
+      "listFolderAtOnce",
+      "listInBatches",
+    ];
+    const table = { index: [...CHECKS, ...LISTERS], "list-folder": LISTERS, reach: CHECKS };
+    const both = sourceFiles(SRC)
+      .filter((file) => !file.includes(`${join("src", "repo-files")}`))
+      .filter((file) => {
+        const names = namedImports(readFileSync(file, "utf8"), table).map((n) => n.split(":")[1]);
+        return (
+          names.some((n) => CHECKS.includes(n ?? "")) &&
+          names.some((n) => LISTERS.includes(n ?? ""))
+        );
+      });
+    expect(both).toEqual([]);
   });
 });

@@ -41,8 +41,8 @@ const ALLOWED: Record<string, string> = {
     "a session's recorded stats and links (imports node:fs whole); lists nothing",
   "author/sandbox.ts":
     "the sandboxes' own folder in the cache, for abandoned ones (the copy itself walks through the walker)",
-  // One folder's names, not a walk; not yet on the walker (issue 27, item 3).
-  "prompt-templates/load.ts": "one layer's prompts/ folder",
+  // One folder's names, not a walk; not yet on the walker (issue 27, item 3). (prompt-templates/load.ts
+  // lists through listProjectFolder since rev88a F2.)
   "gather/git/_links.ts": "the git section's .git folders, capped, a batch at a time",
   // fs.promises for other calls; no listing.
   "_safe-write.ts": "fs.promises for the write side (open, mkdir, rename, link); lists nothing",

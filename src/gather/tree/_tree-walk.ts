@@ -269,7 +269,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   const markersRefused: RefusedRootMarker[] = [];
   const hg = await hgIgnoreAround(
     root,
-    { ceiling: options.ceilingDir, home: options.home },
+    { ceiling: options.ceilingDir, home: options.home, signal },
     markersRefused,
   );
   // Each `.hgignore` asked, by path: one the door cannot read whole (a link, a FIFO, a line it
@@ -297,7 +297,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     const [exclude, globals, copy] = await Promise.all([
       excludeRules(dir),
       global,
-      hg ? hgIgnoreAround(dir, { ceiling: dir, home: options.home }, markersRefused) : [],
+      hg ? hgIgnoreAround(dir, { ceiling: dir, home: options.home, signal }, markersRefused) : [],
     ]);
     const at = `${own}${rel}/`;
     const lists: YourList[] = [exclude, globals]
