@@ -62,7 +62,7 @@ import { emptyPromptDiagnostics } from "./sections/empty-prompt.js";
 import { CHECK_BUDGET_CHARS, type CheckBudget, withCheckBudget } from "./sections/html-reading.js";
 import { layerSections } from "./sections/layer.js";
 import { maxTokensWarnings } from "./sections/max-tokens.js";
-import type { CustomPrompt, ExtraSection, RenderOutput } from "./sections/render.js";
+import type { CustomPrompt, ExtraSection, RenderOutput, RenderStop } from "./sections/render.js";
 import { heldProjectTags } from "./sections/reserved-tags.js";
 import type { SectionTemplate } from "./sections/types.js";
 import { ownSectionsLeftOut, userTextLeftOut, userTextSections } from "./sections/user-text.js";
@@ -153,6 +153,29 @@ export async function renderSystemPrompt(options: SystemPromptOptions = {}): Pro
   return renderPrepared(prepared);
 }
 
+/**
+ * How long a render's project sections have at least, from the render's
+ * start, however much of the deadline the gathering took: a step given up at
+ * the deadline, or a prepared prompt rendered again later (a session, `check`),
+ * must not leave out a project's sections that render in a few milliseconds.
+ */
+const RENDER_STOP_GRACE_MS = 1000;
+
+/**
+ * When a render of a prompt whose gathering had `deadline` (ms of
+ * {@link monotonicMs}) stops its trusted project's sections: at the deadline,
+ * or {@link RENDER_STOP_GRACE_MS} from now, whichever is later. Before, nothing
+ * in the sections' render read the deadline: a project's partial printed
+ * 8,000 times held `render --deadline 1000` 6 s of CPU (review rev88b F1).
+ */
+function renderStop(
+  deadline: number | undefined,
+  clock: () => number = monotonicMs,
+): RenderStop | undefined {
+  if (deadline === undefined) return undefined;
+  return { at: Math.max(deadline, clock() + RENDER_STOP_GRACE_MS), clock };
+}
+
 let sharedEngine: Engine | undefined;
 
 /** One engine per process by default, so its compile cache serves every render. */
@@ -192,11 +215,14 @@ export function renderPrepared(
   };
   // The texts the sections print checked in a fixed order, to one budget (rev65a F2).
   // From what the preparation's checks left of it: one budget for the whole render (rev68e F3).
+  // A trusted project's sections stop at the deadline, with a grace from now (rev88b F1).
+  const stopAt = renderStop(prepared.deadline);
+  const input = stopAt === undefined ? prepared : { ...prepared, stopAt };
   const out: RenderOutput & { budget?: BudgetReport; fitStopped?: true } = withCheckBudget(
     () =>
       maxTokens === undefined
-        ? renderWithRoom(prepared, engine, keep, trees)
-        : renderWithinBudget(prepared, engine, {
+        ? renderWithRoom(input, engine, keep, trees)
+        : renderWithinBudget(input, engine, {
             maxTokens,
             keep,
             ...trees,

@@ -18,6 +18,7 @@ import {
   MAX_RENDER_OUTPUT,
   MAX_RENDER_REREAD,
   PARTIAL_CONTEXT_KEY_COST,
+  PARTIAL_PRINT_NAME_UNITS,
 } from "./limits.js";
 
 // What one render may spend. Templates can multiply work without growing:
@@ -122,7 +123,7 @@ export class PromptWork {
     if (this.namesRead <= MAX_PROMPT_NAME_READ) return;
     this.spent = true;
     throw new TemplateError(
-      `Render stopped: the project's texts gave the element-name reader more than ${MAX_PROMPT_NAME_READ / (1024 * 1024)} Mi units of work (tag names and text, each read in its spellings)`,
+      `Render stopped: the project's texts gave the element-name reader more than ${MAX_PROMPT_NAME_READ / (1024 * 1024)} Mi units of work (tag names and text, each read in its spellings; ${PARTIAL_PRINT_NAME_UNITS} a print of a partial's text not printed before)`,
     );
   }
 

@@ -154,6 +154,19 @@ export const MAX_PROMPT_REREAD = 2 * MAX_RENDER_REREAD;
 export const MAX_PROMPT_NAME_READ = 2 * 1024 * 1024;
 
 /**
+ * Units of {@link MAX_PROMPT_NAME_READ} charged for each print of a trusted
+ * project's partial whose text the render has not finished before (each
+ * print with a new argument, `{{> p a=@key}}`), on top of its text's: a
+ * finish has a fixed cost whatever its length (holding it, a CommonMark
+ * render and an HTML parse to close it), some 0.3 ms, the cost of about this
+ * many units. A project printing partials a few dozen times spends a few
+ * percent of the meter; 8,000 prints of a one-line `<x_{{a}}> y`, each a new
+ * text, held `render --deadline 1000` 6 s of CPU with every meter unspent
+ * (review rev88b F1). Stopped now after ~2,000 such prints.
+ */
+export const PARTIAL_PRINT_NAME_UNITS = 1024;
+
+/**
  * Most characters and list items one prompt's helper calls may be given
  * together (each text or list argument, hash values included, counted at
  * each call). A helper's work grows with what it is given (`when` compares

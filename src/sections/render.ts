@@ -36,6 +36,7 @@ import {
   MAX_PROMPT_OUTPUT,
   MAX_PROMPT_TAGS,
   MAX_PROMPT_WORDS,
+  PARTIAL_PRINT_NAME_UNITS,
 } from "../engine/limits.js";
 import { fallbackMessage } from "../prompt-templates/hidden-closers.js";
 import type { Diagnostic, PromptBlock, RenderedSection, SectionSource } from "../types.js";
@@ -140,6 +141,18 @@ export interface RenderInput {
    * is not rendered again (see {@link SectionReuse}).
    */
   reuse?: SectionReuse;
+  /**
+   * When a trusted project's section still rendering stops, on the clock
+   * given (`renderStop` in src/render-system-prompt.ts): checked before each
+   * one and at each print of a project's partial in it. Absent: none stops for time.
+   */
+  stopAt?: RenderStop;
+}
+
+/** A time on a clock given by the caller: the render reads no clock of its own. */
+export interface RenderStop {
+  at: number;
+  clock: () => number;
 }
 
 /**
@@ -395,7 +408,8 @@ export interface RenderOutput {
 
 /**
  * Turns templates and data into the prompt. Pure: no file system, clock or
- * environment, so the same input gives the same bytes.
+ * environment, so the same input gives the same bytes (but a trusted
+ * project's section still rendering at `input.stopAt`, on its given clock).
  *
  * A template that fails falls back to the version it overrides *whole*: that
  * version's body and frontmatter (tag, order, enabled…), with a located
@@ -436,6 +450,8 @@ export function renderSections(
   const pageTagsSaid = new Set<string>();
   // Each project partial's text held and closed this render, by its text ({@link finishedPartial}).
   const finishedPartials = new Map<string, FinishedPartial>();
+  // Whether a trusted project's section is rendering now: past `input.stopAt` it stops ({@link late}).
+  let projectRendering = false;
   const fromCode = new Map((input.extraSections ?? []).map((e) => [e.name, e.text]));
   // The elements a trusted project's section may not write in its own text (rev52b F14).
   let reserved: ReadonlySet<string> | undefined;
@@ -820,8 +836,11 @@ export function renderSections(
     const render = () => {
       const patch = input.patches?.get(template.name)?.data;
       const outerPatch = patchTexts;
+      const outerProject = projectRendering;
       patchTexts = patch ? textsOfSeveralLines(patch) : undefined;
+      projectRendering = template.source.layer === "project";
       try {
+        late();
         return placedText(
           () => engine.render(template.body, dataFor(template.name), renderOptions(base)),
           template.source,
@@ -829,6 +848,7 @@ export function renderSections(
         );
       } finally {
         patchTexts = outerPatch;
+        projectRendering = outerProject;
       }
     };
     const reuse = input.reuse;
@@ -921,6 +941,7 @@ export function renderSections(
    */
   function projectPartial(name: string, source: string, text: string, indented = false): string {
     if (input.ownPartials === undefined || input.ownPartials.has(source)) return text;
+    late();
     const { ended, closed, fallback, escaped } = finishedPartial(name, text);
     // Printed after your words (`Notes: {{> p}}`, a tag line), read from a block start of its own (rev66f F1);
     // judged where your template prints it, inside your fence too (rev68c F3).
@@ -969,6 +990,8 @@ export function renderSections(
   function finishedPartial(name: string, text: string): FinishedPartial {
     const kept = finishedPartials.get(text);
     if (kept !== undefined) return kept;
+    // Its fixed cost charged, whatever its length: 8,000 prints of new texts were free (rev88b F1).
+    work.readNames(PARTIAL_PRINT_NAME_UNITS);
     // Its text is the repository's wherever it is printed, in your section too (rev56c F9).
     const held = heldProject(
       withoutPrintedMarks(text),
@@ -991,6 +1014,23 @@ export function renderSections(
     const finished = { ended, closed, fallback, escaped };
     finishedPartials.set(text, finished);
     return finished;
+  }
+
+  /**
+   * Stops a trusted project's section rendering past {@link RenderInput.stopAt}
+   * (before it starts, and at each print of a project's partial in it) as the
+   * prompt's limits stop it: a `template` error on it, the project's sections
+   * after it left out unrendered (`prompt-render-work`); yours, rendered before
+   * any of the project's ({@link renderedEarly}), stay (review rev88b F1).
+   */
+  function late(): void {
+    const stop = input.stopAt;
+    if (stop === undefined || !projectRendering) return;
+    if (stop.clock() < stop.at) return;
+    work.spent = true;
+    throw new TemplateError(
+      "Render stopped: the render's deadline passed while the project's sections rendered (its partials printed again and again, or its loops)",
+    );
   }
 
   /** {@link heldProjectText}, the element-name reader's work charged to the render's ({@link PromptWork.readNames}). */
