@@ -47,11 +47,18 @@ vi.mock("../../src/_io.js", async (importOriginal) => {
     const close = handle.closeSync.bind(handle);
     handle.closeSync = () => {
       close();
-      fire(args[0]);
+      // A held folder is read by its descriptor (`/proc/self/fd/N`); `noteAs` is its path.
+      fire(args[2] ?? args[0]);
     };
     return handle;
   }) as typeof io.opendirSync;
-  return { ...io, readdir, lstat, lstatOrMissing, opendirSync };
+  // A whole listing read at once (project folders: sections, prompts, presets), by descriptor too.
+  const readdirEntriesSync = ((...args: Parameters<typeof io.readdirEntriesSync>) => {
+    const listed = io.readdirEntriesSync(...args);
+    fire(args[1] ?? args[0]);
+    return listed;
+  }) as typeof io.readdirEntriesSync;
+  return { ...io, readdir, lstat, lstatOrMissing, opendirSync, readdirEntriesSync };
 });
 
 // Some listings (prompt templates, agents) call node:fs/promises themselves.
