@@ -1277,6 +1277,264 @@ const PLAIN_NAME = /^([A-Za-z]{1,32})(?=[\t\n\f\r />]|$)/;
  */
 const XML_DECLARATION = /^\?xml/i;
 
+/**
+ * The start tags a text not yours keeps as markup, as an HTML tokenizer reads a tag's name (ASCII
+ * letters and digits, ASCII case folded): elements that draw their content in place, where the
+ * text stands, and nothing over or around it (emphasis, code, lists, tables, links, images,
+ * headings, quotes, line breaks, `<details>`/`<summary>`). Every other start tag (`<div>`'s
+ * neighbours `<dialog>`, `<svg>`, `<script>`, `<iframe>`, `<object>`, `<input>`, an unknown
+ * `<x-y>`) has its `<` written `&lt;` with the `page-tag-escaped` warning ({@link drawsInPlace}):
+ * a browser drew `<dialog open>` and `<svg overflow="visible"><rect …>` over every text of the
+ * prompt, yours too (review rev82f F1), and ran `<script>` (F4). A list of what is allowed, not
+ * of what acts on a page: each review had found one more of those.
+ */
+const IN_PLACE_ELEMENTS: ReadonlySet<string> = new Set([
+  "a",
+  "abbr",
+  "b",
+  "blockquote",
+  "br",
+  "caption",
+  "cite",
+  "code",
+  "dd",
+  "del",
+  "details",
+  "dfn",
+  "div",
+  "dl",
+  "dt",
+  "em",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "hr",
+  "i",
+  "img",
+  "ins",
+  "kbd",
+  "li",
+  "mark",
+  "ol",
+  "p",
+  "picture",
+  "pre",
+  "q",
+  "s",
+  "samp",
+  "small",
+  "source",
+  "span",
+  "strong",
+  "sub",
+  "summary",
+  "sup",
+  "table",
+  "tbody",
+  "td",
+  "tfoot",
+  "th",
+  "thead",
+  "tr",
+  "u",
+  "ul",
+  "var",
+  "wbr",
+]);
+
+/**
+ * Every element name HTML knows (the HTML Standard's index of elements, its obsolete and legacy
+ * ones, those a browser ships or trials, and `svg`, `math`), ASCII lower case: a start tag of one
+ * not in {@link IN_PLACE_ELEMENTS} is held. Any other name is an unknown element to a browser
+ * (`HTMLUnknownElement`, inline, no style of its own): kept, so code's `Vec<String>` and
+ * `Result<T>` stay as written. Known limit: an element a browser adds later, with a look of its
+ * own, is kept until it is listed here.
+ */
+const HTML_ELEMENTS: ReadonlySet<string> = new Set(
+  (
+    "html head title base link meta style body article section nav aside h1 h2 h3 h4 h5 h6 hgroup " +
+    "header footer address p hr pre blockquote ol ul menu li dl dt dd figure figcaption main search " +
+    "div a em strong small s cite q dfn abbr ruby rt rp data time code var samp kbd sub sup i b u " +
+    "mark bdi bdo span br wbr ins del picture source img iframe embed object video audio track map " +
+    "area table caption colgroup col tbody thead tfoot tr td th form label input button select " +
+    "datalist optgroup option textarea output progress meter fieldset legend selectedcontent " +
+    "details summary dialog script noscript template slot canvas svg math applet acronym bgsound " +
+    "dir frame frameset noframes isindex keygen listing menuitem nextid noembed param plaintext rb " +
+    "rtc strike xmp basefont big blink center font marquee multicol nobr spacer tt image layer " +
+    "ilayer nolayer fencedframe portal permission geolocation model usermedia install"
+  ).split(" "),
+);
+
+/** The names with a dash that are elements of SVG or MathML, not custom elements. */
+const FOREIGN_DASHED: ReadonlySet<string> = new Set([
+  "annotation-xml",
+  "color-profile",
+  "font-face",
+  "font-face-src",
+  "font-face-uri",
+  "font-face-format",
+  "font-face-name",
+  "missing-glyph",
+]);
+
+/**
+ * The attributes a kept start tag ({@link IN_PLACE_ELEMENTS}) may carry: none that places, styles,
+ * shows, hides or scripts (`style`, `on…`, `open`, `popover`, `hidden`, `dir`, `class`, `id`,
+ * `slot`, `is`, `srcset` …). `href` and `src` only to http(s), mailto, a fragment or a path
+ * ({@link inPlaceUrl}).
+ */
+const IN_PLACE_ATTRIBUTES: ReadonlySet<string> = new Set([
+  "href",
+  "src",
+  "title",
+  "alt",
+  "colspan",
+  "rowspan",
+  "align",
+  "width",
+  "height",
+  "valign",
+  "name",
+  "id",
+  "target",
+  "rel",
+  "media",
+  "srcset",
+  "loading",
+  "decoding",
+]);
+
+/**
+ * The attributes that act with no value (as `=""`) on an element kept as markup (an unknown one
+ * too): `<https://x.org/hidden>` is an unknown element with a `hidden` attribute, left open. Any
+ * other plain word with no value is kept (`<Buffer 00 61>`, `<T extends U>`: code); a word with
+ * a value is kept only when it is one of {@link IN_PLACE_ATTRIBUTES}.
+ */
+const ACTING_ALONE: ReadonlySet<string> = new Set([
+  "hidden",
+  "popover",
+  "inert",
+  "open",
+  "autofocus",
+  "contenteditable",
+  "draggable",
+  "spellcheck",
+  "translate",
+  "itemscope",
+  "writingsuggestions",
+  "autocorrect",
+  "autocapitalize",
+  "dir",
+  "lang",
+  "tabindex",
+]);
+
+/** The URL schemes a kept `href` or `src` may name. */
+const IN_PLACE_SCHEMES: ReadonlySet<string> = new Set(["http", "https", "mailto"]);
+
+/** Whether `code` ends a tag's name or an attribute's for an HTML tokenizer: a blank, `/`, `>`. */
+function endsHtmlName(code: number): boolean {
+  return (
+    code === 0x20 ||
+    code === 0x09 ||
+    code === 0x0a ||
+    code === 0x0c ||
+    code === 0x0d ||
+    code === 0x2f ||
+    code === 0x3e
+  );
+}
+
+/**
+ * Whether the start tag whose ASCII `<` is at `lt` (a letter after it) is one a text not yours
+ * keeps as markup, read as an HTML tokenizer reads it (ASCII case folded, `/` between attributes,
+ * values quoted or not): its name one of {@link IN_PLACE_ELEMENTS} or none HTML knows
+ * ({@link HTML_ELEMENTS}), and each attribute one of {@link IN_PLACE_ATTRIBUTES}, a name HTML
+ * cannot have (a character but ASCII letters, digits and `-`: `<https://github.com/x>` reads
+ * `github.com`), or a plain word with no value that acts on nothing ({@link ACTING_ALONE}:
+ * `<Buffer 00 61>`, `<T extends U>`). A tag not ended by `>` before the next `<` (in a value too)
+ * or the text's end is not kept: each character is read for one tag at most (linear).
+ */
+function drawsInPlace(text: string, lt: number): boolean {
+  const end = text.length;
+  let i = lt + 1;
+  for (; i < end && !endsHtmlName(text.charCodeAt(i)); i++)
+    if (text.charCodeAt(i) === 0x3c) return false;
+  const name = text.slice(lt + 1, i);
+  // A name with any character but ASCII letters and digits (`<https://…>`, `<v8::Value>`,
+  // `<my-widget>`) names no element of HTML, nor ever will (a custom element is defined by a
+  // script, held): an unknown element draws its content in place; so does a name HTML lists no
+  // element for (`Vec<String>`, `Result<T>`). Its attributes are read all the same.
+  const plain = /^[A-Za-z0-9]+$/.test(name);
+  const lower = name.toLowerCase();
+  if (plain ? HTML_ELEMENTS.has(lower) && !IN_PLACE_ELEMENTS.has(lower) : FOREIGN_DASHED.has(lower))
+    return false;
+  const blank = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
+  for (;;) {
+    while (i < end && (blank(text.charCodeAt(i)) || text.charCodeAt(i) === 0x2f)) i++;
+    if (i >= end) return false;
+    if (text.charCodeAt(i) === 0x3e) return true;
+    // An attribute's name: its first character may be `=`.
+    const from = i++;
+    for (; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (blank(c) || c === 0x2f || c === 0x3e || c === 0x3d || c === 0x3c) break;
+    }
+    if (text.charCodeAt(i) === 0x3c) return false;
+    const key = text.slice(from, i).toLowerCase();
+    // A name HTML gives no attribute: it does nothing, whatever its value.
+    const known = /^[a-z0-9-]+$/.test(key);
+    while (i < end && blank(text.charCodeAt(i))) i++;
+    const valued = text.charCodeAt(i) === 0x3d;
+    if (known && !IN_PLACE_ATTRIBUTES.has(key) && (valued || ACTING_ALONE.has(key))) return false;
+    if (!valued) continue;
+    i++;
+    while (i < end && blank(text.charCodeAt(i))) i++;
+    const quote = text.charCodeAt(i);
+    const quoted = quote === 0x22 || quote === 0x27;
+    const start = quoted ? ++i : i;
+    for (; i < end; i++) {
+      const c = text.charCodeAt(i);
+      // A `<` in a value: held unread, so no tag is read past the next opener (linear).
+      if (c === 0x3c) return false;
+      if (quoted ? c === quote : blank(c) || c === 0x3e) break;
+    }
+    if (i >= end) return false;
+    const value = text.slice(start, i);
+    if (quoted) i++;
+    if ((key === "href" || key === "src") && !inPlaceUrl(value)) return false;
+    // Each candidate of a `srcset`: its URL, up to a blank (commas between candidates).
+    if (
+      key === "srcset" &&
+      !value.split(",").every((c) => inPlaceUrl(c.trim().split(/\s/)[0] ?? ""))
+    )
+      return false;
+  }
+}
+
+/**
+ * Whether a kept `href` or `src` value names http(s), mailto, a fragment or a path: its scheme
+ * (before the first `:` ahead of any `/`, `?` or `#`, as a URL parser reads it: tabs and line
+ * breaks left out, leading controls and blanks skipped) one of {@link IN_PLACE_SCHEMES}, or none;
+ * a `&` there (a character reference may spell `javascript&colon;`) is not read through: not kept.
+ */
+function inPlaceUrl(value: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a URL parser skips these.
+  const url = value.replace(/[\t\n\r]/g, "").replace(/^[\u0000-\u0020]+/, "");
+  const head = /^[^/?#]*/.exec(url)?.[0] ?? "";
+  if (head.includes("&")) return false;
+  const colon = head.indexOf(":");
+  return colon === -1 || IN_PLACE_SCHEMES.has(head.slice(0, colon).toLowerCase());
+}
+
+/** Whether `code` is an ASCII letter. */
+function isAsciiLetterCode(code: number): boolean {
+  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+}
+
 /** The keys ({@link nameKey}) of {@link DOCUMENT_ELEMENTS}. */
 const PAGE_KEYS: ReadonlySet<string> = new Set(DOCUMENT_ELEMENTS.map(nameKey));
 
@@ -1776,6 +2034,19 @@ function heldOpeners(text: string, names: ReadonlySet<string>, documents?: numbe
     const first = text.codePointAt(lt) ?? 0;
     // An XML declaration: its `encoding` at a page's first byte decodes the page (rev82f F3).
     if (page && first === 0x3c && XML_DECLARATION.test(text.slice(lt + 1, lt + 5))) {
+      held.push(lt);
+      documents?.push(lt);
+      lt = nextOpen(lt + 1);
+      continue;
+    }
+    // A start tag that draws anything but its content in place (rev82f F1, F4): held as the
+    // page's elements are, whatever its name reads as to the prompt's other readers.
+    if (
+      page &&
+      first === 0x3c &&
+      isAsciiLetterCode(text.charCodeAt(lt + 1)) &&
+      !drawsInPlace(text, lt)
+    ) {
       held.push(lt);
       documents?.push(lt);
       lt = nextOpen(lt + 1);
