@@ -1408,29 +1408,54 @@ const IN_PLACE_ATTRIBUTES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The attributes that act with no value (as `=""`) on an element kept as markup (an unknown one
- * too): `<https://x.org/hidden>` is an unknown element with a `hidden` attribute, left open. Any
- * other plain word with no value is kept (`<Buffer 00 61>`, `<T extends U>`: code); a word with
- * a value is kept only when it is one of {@link IN_PLACE_ATTRIBUTES}.
+ * Every attribute name HTML gives an element (the HTML Standard's index of attributes, its obsolete
+ * and presentational ones, those a browser ships or trials), ASCII lower case; with every `on…` and
+ * `aria-…`, one not in {@link IN_PLACE_ATTRIBUTES} is not kept ({@link drawsInPlace}). Any other
+ * name acts on nothing for a browser, with a value or without: kept, so a prompt's own markup
+ * (`<rule path="…">`, `<example kind="good">`), code (`<T extends U>`) and an autolink read as
+ * attributes (`<https://x.org/pull/1>`) stay as written; `<https://x.org/hidden>` (a `hidden`
+ * attribute on an unknown element left open) does not. Known limit: an attribute a browser adds
+ * later acts until it is listed here.
  */
-const ACTING_ALONE: ReadonlySet<string> = new Set([
-  "hidden",
-  "popover",
-  "inert",
-  "open",
-  "autofocus",
-  "contenteditable",
-  "draggable",
-  "spellcheck",
-  "translate",
-  "itemscope",
-  "writingsuggestions",
-  "autocorrect",
-  "autocapitalize",
-  "dir",
-  "lang",
-  "tabindex",
-]);
+const HTML_ATTRIBUTES: ReadonlySet<string> = new Set(
+  (
+    "abbr accept accept-charset accesskey action allow alpha alt anchor as async attributionsrc " +
+    "autocapitalize autocomplete autocorrect autofocus autoplay blocking browsingtopics charset " +
+    "checked cite class closedby color colorspace cols colspan command commandfor content " +
+    "contenteditable controls coords credentialless crossorigin data datetime decoding default " +
+    "defer dir dirname disabled download draggable elementtiming enctype enterkeyhint exportparts " +
+    "fetchpriority focusgroup for form formaction formenctype formmethod formnovalidate formtarget " +
+    "headers height hidden high href hreflang http-equiv id imagesizes imagesrcset inert inputmode " +
+    "integrity interestfor interesttarget is ismap itemid itemprop itemref itemscope itemtype kind " +
+    "label lang list loading loop low max maxlength media method min minlength multiple muted name " +
+    "nomodule nonce novalidate open optimum part pattern ping placeholder playsinline popover " +
+    "popovertarget popovertargetaction poster preload readonly referrerpolicy rel required reversed " +
+    "rows rowspan sandbox scope selected shadowroot shadowrootclonable " +
+    "shadowrootcustomelementregistry shadowrootdelegatesfocus shadowrootmode " +
+    "shadowrootserializable shape size sizes slot span spellcheck src srcdoc srclang srcset start " +
+    "step style tabindex target title translate type usemap value virtualkeyboardpolicy width wrap " +
+    "writingsuggestions xmlns align valign bgcolor background border cellpadding cellspacing frame " +
+    "rules summary nowrap text link vlink alink face clear hspace vspace marginwidth marginheight " +
+    "scrolling frameborder char charoff axis compact noshade datafld dataformatas datasrc language " +
+    "lowsrc longdesc event declare archive classid codebase codetype standby profile version " +
+    "manifest scheme noresize bordercolor leftmargin topmargin rightmargin bottommargin behavior " +
+    "direction scrollamount scrolldelay truespeed"
+  ).split(" "),
+);
+
+/**
+ * The attributes of {@link HTML_ATTRIBUTES} that act on any element, an unknown one too (HTML's
+ * global attributes): on an element HTML does not know (`<rule>`, `<example>`) only these, `on…`
+ * and `aria-…` are not kept, so `<example type="good">` stays as written.
+ */
+const GLOBAL_ATTRIBUTES: ReadonlySet<string> = new Set(
+  (
+    "accesskey anchor autocapitalize autocorrect autofocus class contenteditable dir draggable " +
+    "elementtiming enterkeyhint exportparts focusgroup hidden id inert inputmode interestfor is " +
+    "itemid itemprop itemref itemscope itemtype lang nonce part popover slot spellcheck style " +
+    "tabindex title translate virtualkeyboardpolicy writingsuggestions xmlns"
+  ).split(" "),
+);
 
 /** The URL schemes a kept `href` or `src` may name. */
 const IN_PLACE_SCHEMES: ReadonlySet<string> = new Set(["http", "https", "mailto"]);
@@ -1452,10 +1477,8 @@ function endsHtmlName(code: number): boolean {
  * Whether the start tag whose ASCII `<` is at `lt` (a letter after it) is one a text not yours
  * keeps as markup, read as an HTML tokenizer reads it (ASCII case folded, `/` between attributes,
  * values quoted or not): its name one of {@link IN_PLACE_ELEMENTS} or none HTML knows
- * ({@link HTML_ELEMENTS}), and each attribute one of {@link IN_PLACE_ATTRIBUTES}, a name HTML
- * cannot have (a character but ASCII letters, digits and `-`: `<https://github.com/x>` reads
- * `github.com`), or a plain word with no value that acts on nothing ({@link ACTING_ALONE}:
- * `<Buffer 00 61>`, `<T extends U>`). A tag not ended by `>` before the next `<` (in a value too)
+ * ({@link HTML_ELEMENTS}), and each attribute one of {@link IN_PLACE_ATTRIBUTES} or a name HTML
+ * gives no attribute ({@link HTML_ATTRIBUTES}: `<rule path="…">`, `<Buffer 00 61>`). A tag not ended by `>` before the next `<` (in a value too)
  * or the text's end is not kept: each character is read for one tag at most (linear).
  */
 function drawsInPlace(text: string, lt: number): boolean {
@@ -1470,8 +1493,9 @@ function drawsInPlace(text: string, lt: number): boolean {
   // element for (`Vec<String>`, `Result<T>`). Its attributes are read all the same.
   const plain = /^[A-Za-z0-9]+$/.test(name);
   const lower = name.toLowerCase();
-  if (plain ? HTML_ELEMENTS.has(lower) && !IN_PLACE_ELEMENTS.has(lower) : FOREIGN_DASHED.has(lower))
-    return false;
+  // Whether HTML knows the element (and so its own attributes, not only the global ones).
+  const known = plain && HTML_ELEMENTS.has(lower);
+  if (known ? !IN_PLACE_ELEMENTS.has(lower) : FOREIGN_DASHED.has(lower)) return false;
   const blank = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
   for (;;) {
     while (i < end && (blank(text.charCodeAt(i)) || text.charCodeAt(i) === 0x2f)) i++;
@@ -1485,12 +1509,14 @@ function drawsInPlace(text: string, lt: number): boolean {
     }
     if (text.charCodeAt(i) === 0x3c) return false;
     const key = text.slice(from, i).toLowerCase();
-    // A name HTML gives no attribute: it does nothing, whatever its value.
-    const known = /^[a-z0-9-]+$/.test(key);
+    // A name HTML gives no attribute does nothing, whatever its value.
+    const acts =
+      (known ? HTML_ATTRIBUTES : GLOBAL_ATTRIBUTES).has(key) ||
+      key.startsWith("on") ||
+      key.startsWith("aria-");
+    if (acts && !IN_PLACE_ATTRIBUTES.has(key)) return false;
     while (i < end && blank(text.charCodeAt(i))) i++;
-    const valued = text.charCodeAt(i) === 0x3d;
-    if (known && !IN_PLACE_ATTRIBUTES.has(key) && (valued || ACTING_ALONE.has(key))) return false;
-    if (!valued) continue;
+    if (text.charCodeAt(i) !== 0x3d) continue;
     i++;
     while (i < end && blank(text.charCodeAt(i))) i++;
     const quote = text.charCodeAt(i);
@@ -2039,19 +2065,6 @@ function heldOpeners(text: string, names: ReadonlySet<string>, documents?: numbe
       lt = nextOpen(lt + 1);
       continue;
     }
-    // A start tag that draws anything but its content in place (rev82f F1, F4): held as the
-    // page's elements are, whatever its name reads as to the prompt's other readers.
-    if (
-      page &&
-      first === 0x3c &&
-      isAsciiLetterCode(text.charCodeAt(lt + 1)) &&
-      !drawsInPlace(text, lt)
-    ) {
-      held.push(lt);
-      documents?.push(lt);
-      lt = nextOpen(lt + 1);
-      continue;
-    }
     // A symbol read as `<` only directly before a name or a slash (`→ rules` is prose).
     const listed = first === 0x3c || OPENER_CODES.has(first);
     const [start, inner] = tagRun(text, lt + opener, listed);
@@ -2071,6 +2084,16 @@ function heldOpeners(text: string, names: ReadonlySet<string>, documents?: numbe
     if (lastNamed && (!lastPage || pageStartTag(text, lt + opener, start))) {
       held.push(lt);
       if (lastPage) documents?.push(lt);
+    } else if (
+      page &&
+      first === 0x3c &&
+      isAsciiLetterCode(text.charCodeAt(lt + 1)) &&
+      !drawsInPlace(text, lt)
+    ) {
+      // A start tag that draws anything but its content in place (rev82f F1, F4): held as the
+      // page's elements are, by the HTML tokenizer's reading of it.
+      held.push(lt);
+      documents?.push(lt);
     }
     // An opener inside the run is read as the opener of its own tag, as a second escape would
     // (`<∕/rules>`: `∕/rules>` is a closer too; review rev56b F2). The name holds no opener: go

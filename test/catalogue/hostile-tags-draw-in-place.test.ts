@@ -20,7 +20,11 @@ function notInPlace(html: string): string[] {
   const found: string[] = [];
   const walk = (node: Node) => {
     if ("tagName" in node) {
-      if (["dialog", "svg", "rect", "script", "iframe", "object", "marquee"].includes(node.tagName))
+      // `<rect>` outside an `<svg>` is an unknown HTML element that draws nothing.
+      if (
+        ["dialog", "svg", "script", "iframe", "object", "marquee"].includes(node.tagName) ||
+        node.namespaceURI === "http://www.w3.org/2000/svg"
+      )
         found.push(node.tagName);
       for (const a of node.attrs)
         if (/^(style|on.*|open|popover|hidden|overflow)$/.test(a.name))
@@ -112,6 +116,8 @@ describe("hostile repository: its tags draw in place or are text (rev82f F1, F4)
       "</details>",
       "",
       "`Vec<String>`, `Result<T>`, `Map<K, V>`, `<Buffer 00 61>`, <https://github.com/o/r/pull/1>",
+      "",
+      '<example type="good" path="src/a.ts">Use make.</example>',
     ].join("\n");
     const result = await render(line);
     expect(result.text).toContain(line);
