@@ -1397,6 +1397,7 @@ const IN_PLACE_ATTRIBUTES: ReadonlySet<string> = new Set([
   "width",
   "height",
   "valign",
+  "scope",
   "name",
   "id",
   "target",
@@ -1460,6 +1461,9 @@ const GLOBAL_ATTRIBUTES: ReadonlySet<string> = new Set(
 /** The URL schemes a kept `href` or `src` may name. */
 const IN_PLACE_SCHEMES: ReadonlySet<string> = new Set(["http", "https", "mailto"]);
 
+/** The most `<` {@link drawsInPlace} reads inside one tag before it holds the tag unread. */
+const MAX_INNER_OPENERS = 4;
+
 /** Whether `code` ends a tag's name or an attribute's for an HTML tokenizer: a blank, `/`, `>`. */
 function endsHtmlName(code: number): boolean {
   return (
@@ -1478,14 +1482,18 @@ function endsHtmlName(code: number): boolean {
  * keeps as markup, read as an HTML tokenizer reads it (ASCII case folded, `/` between attributes,
  * values quoted or not): its name one of {@link IN_PLACE_ELEMENTS} or none HTML knows
  * ({@link HTML_ELEMENTS}), and each attribute one of {@link IN_PLACE_ATTRIBUTES} or a name HTML
- * gives no attribute ({@link HTML_ATTRIBUTES}: `<rule path="…">`, `<Buffer 00 61>`). A tag not ended by `>` before the next `<` (in a value too)
- * or the text's end is not kept: each character is read for one tag at most (linear).
+ * gives no attribute ({@link HTML_ATTRIBUTES}: `<rule path="…">`, `<Buffer 00 61>`). A tag not ended by `>` before
+ * the text's end, or holding more than {@link MAX_INNER_OPENERS} `<`, is not kept (linear).
  */
 function drawsInPlace(text: string, lt: number): boolean {
   const end = text.length;
   let i = lt + 1;
+  // A `<` inside the tag is a letter of a name or value to a browser (`Array<Array<T>>` is one
+  // unknown element); past a few, the tag is held unread, so each character is read for a bounded
+  // number of tags (linear).
+  let inner = 0;
   for (; i < end && !endsHtmlName(text.charCodeAt(i)); i++)
-    if (text.charCodeAt(i) === 0x3c) return false;
+    if (text.charCodeAt(i) === 0x3c && ++inner > MAX_INNER_OPENERS) return false;
   const name = text.slice(lt + 1, i);
   // A name with any character but ASCII letters and digits (`<https://…>`, `<v8::Value>`,
   // `<my-widget>`) names no element of HTML, nor ever will (a custom element is defined by a
@@ -1505,9 +1513,9 @@ function drawsInPlace(text: string, lt: number): boolean {
     const from = i++;
     for (; i < end; i++) {
       const c = text.charCodeAt(i);
-      if (blank(c) || c === 0x2f || c === 0x3e || c === 0x3d || c === 0x3c) break;
+      if (blank(c) || c === 0x2f || c === 0x3e || c === 0x3d) break;
+      if (c === 0x3c && ++inner > MAX_INNER_OPENERS) return false;
     }
-    if (text.charCodeAt(i) === 0x3c) return false;
     const key = text.slice(from, i).toLowerCase();
     // A name HTML gives no attribute does nothing, whatever its value.
     const acts =
@@ -1524,8 +1532,7 @@ function drawsInPlace(text: string, lt: number): boolean {
     const start = quoted ? ++i : i;
     for (; i < end; i++) {
       const c = text.charCodeAt(i);
-      // A `<` in a value: held unread, so no tag is read past the next opener (linear).
-      if (c === 0x3c) return false;
+      if (c === 0x3c && ++inner > MAX_INNER_OPENERS) return false;
       if (quoted ? c === quote : blank(c) || c === 0x3e) break;
     }
     if (i >= end) return false;

@@ -115,7 +115,7 @@ describe("hostile repository: its tags draw in place or are text (rev82f F1, F4)
       "",
       "</details>",
       "",
-      "`Vec<String>`, `Result<T>`, `Map<K, V>`, `<Buffer 00 61>`, <https://github.com/o/r/pull/1>",
+      "`Vec<String>`, `Result<T>`, `Map<K, V>`, `Array<Array<string>>`, `<Buffer 00 61>`, <https://github.com/o/r/pull/1>",
       "",
       '<example type="good" path="src/a.ts">Use make.</example>',
     ].join("\n");
