@@ -1382,8 +1382,9 @@ const FOREIGN_DASHED: ReadonlySet<string> = new Set([
 
 /**
  * The attributes a kept start tag ({@link IN_PLACE_ELEMENTS}) may carry: none that places, styles,
- * shows, hides or scripts (`style`, `on…`, `open`, `popover`, `hidden`, `dir`, `class`, `id`,
- * `slot`, `is`, `srcset` …). `href` and `src` only to http(s), mailto, a fragment or a path
+ * shows, hides or scripts (`style`, `on…`, `open`, `popover`, `hidden`, `dir`, `slot`, `is` …), nor
+ * `class` (a reader's own style sheet, GitHub's or an editor's preview, hides or places by class:
+ * `sr-only`, `d-none`). `href` and `src` only to http(s), mailto, a fragment or a path
  * ({@link inPlaceUrl}).
  */
 const IN_PLACE_ATTRIBUTES: ReadonlySet<string> = new Set([
@@ -1398,6 +1399,7 @@ const IN_PLACE_ATTRIBUTES: ReadonlySet<string> = new Set([
   "height",
   "valign",
   "scope",
+  "lang",
   "name",
   "id",
   "target",
