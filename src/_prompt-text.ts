@@ -1541,6 +1541,8 @@ function drawsInPlace(text: string, lt: number): boolean {
     const value = text.slice(start, i);
     if (quoted) i++;
     if ((key === "href" || key === "src") && !inPlaceUrl(value)) return false;
+    // A size past a screen's pushes your words out of sight (`<img width="4000" height="20000">`).
+    if ((key === "width" || key === "height") && !inPlaceSize(value)) return false;
     // Each candidate of a `srcset`: its URL, up to a blank (commas between candidates).
     if (
       key === "srcset" &&
@@ -1548,6 +1550,20 @@ function drawsInPlace(text: string, lt: number): boolean {
     )
       return false;
   }
+}
+
+/** The largest `width` or `height` a kept tag may give, in pixels ({@link inPlaceSize}). */
+const MAX_IN_PLACE_SIZE = 2000;
+
+/**
+ * Whether a kept `width` or `height` value, read as a browser reads a dimension (blanks, then
+ * digits and a fraction, a `%` after them; the rest ignored: `100px;`), is at most
+ * {@link MAX_IN_PLACE_SIZE} pixels or 100 percent; with no digits a browser ignores it.
+ */
+function inPlaceSize(value: string): boolean {
+  const size = /^[\t\n\f\r ]*(\d+(?:\.\d*)?)(%?)/.exec(value);
+  if (size === null) return true;
+  return Number(size[1]) <= (size[2] === "%" ? 100 : MAX_IN_PLACE_SIZE);
 }
 
 /**

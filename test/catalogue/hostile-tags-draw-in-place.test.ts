@@ -27,7 +27,10 @@ function notInPlace(html: string): string[] {
       )
         found.push(node.tagName);
       for (const a of node.attrs)
-        if (/^(style|on.*|open|popover|hidden|overflow)$/.test(a.name))
+        if (
+          /^(style|on.*|open|popover|hidden|overflow)$/.test(a.name) ||
+          (/^(width|height)$/.test(a.name) && Number(a.value) > 2000)
+        )
           found.push(`${node.tagName}[${a.name}]`);
     }
     for (const child of "childNodes" in node ? (node.childNodes as Node[]) : []) walk(child);
@@ -83,6 +86,10 @@ describe("hostile repository: its tags draw in place or are text (rev82f F1, F4)
     ["F4 a <script> block", "<script>document.documentElement.hidden=true</script>"],
     ["an unknown element's hidden", "See <https://example.com/hidden> for it."],
     ["a javascript: link", '<a href="javascript:alert(1)">x</a>'],
+    [
+      "an image past a screen's size",
+      'Logo: <img src="logo.png" width="4000" height="20000"> here.',
+    ],
     ["a javascript: link spelled with a reference", '<a href="javascript&colon;alert(1)">x</a>'],
   ] as const)
     it(`an untrusted AGENTS.md with ${name}: written as text, said at its line`, async () => {
