@@ -2,13 +2,7 @@
 // worker (isolate: false), so an afterEach registered when test/api/_helpers.ts is first
 // imported would clean up after the first file's tests only; registered here, it is every
 // file's. Its import of _helpers is the shared one, so the list it empties is the list tempDir fills.
-import { afterAll, afterEach } from "vitest";
-import { removeTempDirs, tempDirsRemoved } from "./api/_helpers.js";
+import { afterEach } from "vitest";
+import { removeTempDirs } from "./api/_helpers.js";
 
-// The removal runs beside the next test (test/api/_helpers.ts says why); a file ends when its
-// folders are gone, and a folder that could not be removed fails the file.
 afterEach(() => removeTempDirs());
-afterAll(() => {
-  removeTempDirs(true);
-  return tempDirsRemoved();
-});

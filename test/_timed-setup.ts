@@ -3,10 +3,6 @@
 // collection before each file's tests leaves them the heap a fresh worker would have, so the
 // garbage of the files before is not collected inside a timed part. The project's workers run
 // with --expose-gc; elsewhere gc is missing and this does nothing.
-import { beforeAll, beforeEach } from "vitest";
-import { tempDirsRemoved } from "./api/_helpers.js";
+import { beforeAll } from "vitest";
 
 beforeAll(() => (globalThis as { gc?: () => void }).gc?.());
-// The temp folders of the test before are removed beside the next test elsewhere: not here,
-// where a test's time is its own.
-beforeEach(() => tempDirsRemoved());

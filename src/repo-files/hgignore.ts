@@ -309,7 +309,8 @@ export async function hgIgnoreAround(
     // A `.hg` folder, or a link to one (rev71a F6): either only adds its folder's `.hgignore`.
     if (await holdsOwnHgWorkingCopy(dir, refused)) {
       const rel = relative(dir, root).split(sep).join("/");
-      copies.push(...(await copyRules(dir, rel === "" ? "" : `${rel}/`, stops.signal)));
+      for (const copy of await copyRules(dir, rel === "" ? "" : `${rel}/`, stops.signal))
+        copies.push(copy);
     }
     const up = dirname(dir);
     if (up === dir || !isBelowCeiling(up, stops.ceiling) || homes.some((h) => isWithin(h, up))) {

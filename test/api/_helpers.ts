@@ -2,7 +2,6 @@ import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
 import type { SystemPromptOptions } from "../../src/options.js";
 
 /** `test/fixtures/`, absolute. */
@@ -16,111 +15,9 @@ export const NOW = "2026-01-15T10:00:00Z";
 
 const made: string[] = [];
 
-/**
- * Removing a folder waits on the disk, not the CPU: on an ext4 /tmp mounted with online discard,
- * some 0.5 ms an rmdir, 20-45 ms for a small project's folder, 3 ms of it CPU; after every test
- * of the unit tiers that was about a fifth of their time. So threads of their own remove the
- * temp folders while the next test runs, a folder each at a time: the wait is per call, and four
- * threads remove 80 small folders in a quarter of one thread's time. test/_setup.ts waits for
- * them at the end of each file, test/_timed-setup.ts before each timed test. Threads, not
- * processes: files that mock node:fs or node:child_process do not reach them.
- */
-const REMOVER = `
-const { parentPort } = require("node:worker_threads");
-const { rmSync } = require("node:fs");
-parentPort.on("message", (dir) => {
-  let failure = null;
-  try {
-    rmSync(dir, { recursive: true, force: true });
-  } catch (error) {
-    failure = String(error && error.stack ? error.stack : error);
-  }
-  parentPort.postMessage(failure);
-});
-`;
-const MAX_REMOVERS = 4;
-
-/** A removing thread and the folders it was given and has not removed yet, in order. */
-interface Remover {
-  worker: Worker;
-  queue: string[];
-}
-
-const removers: Remover[] = [];
-/** Folders that could not be removed, not yet said. */
-const failures: string[] = [];
-let whenRemoved: (() => void) | undefined;
-
-const stillRemoving = () => removers.some((r) => r.queue.length > 0);
-
-function startRemover(): Remover {
-  const remover: Remover = { worker: new Worker(REMOVER, { eval: true }), queue: [] };
-  remover.worker.unref();
-  remover.worker.on("message", (failure: string | null) => {
-    const dir = remover.queue.shift();
-    if (failure !== null) failures.push(`${dir}: ${failure}`);
-    if (!stillRemoving()) whenRemoved?.();
-  });
-  // Should a thread die, what it was given is removed here, as it was before the threads.
-  const lost = (why: unknown) => {
-    const at = removers.indexOf(remover);
-    if (at >= 0) removers.splice(at, 1);
-    if (why !== undefined) failures.push(`a removing thread: ${String(why)}`);
-    for (const dir of remover.queue.splice(0)) rmSync(dir, { recursive: true, force: true });
-    if (!stillRemoving()) whenRemoved?.();
-  };
-  remover.worker.on("error", lost);
-  remover.worker.on("exit", () => lost(undefined));
-  removers.push(remover);
-  return remover;
-}
-
-/** An idle thread, else a new one while there are fewer than MAX_REMOVERS, else the least busy. */
-function removerForNext(): Remover {
-  const idle = removers.find((r) => r.queue.length === 0);
-  if (idle) return idle;
-  if (removers.length < MAX_REMOVERS) return startRemover();
-  return removers.reduce((a, b) => (b.queue.length < a.queue.length ? b : a));
-}
-
-/** The folders of fileTempDir, kept until their file's last test has run. */
-const madeForFile: string[] = [];
-
-/**
- * Starts removing the temp folders made since the last call: test/_setup.ts runs it after every
- * test of every file, and with `file` after the file's last (fileTempDir's folders too).
- */
-export function removeTempDirs(file = false): void {
-  const dirs = file ? [...made.splice(0), ...madeForFile.splice(0)] : made.splice(0);
-  for (const dir of dirs) {
-    const remover = removerForNext();
-    remover.queue.push(dir);
-    remover.worker.postMessage(dir);
-  }
-}
-
-/** Waits until every temp folder given to removeTempDirs is gone; throws what failed to go. */
-export async function tempDirsRemoved(): Promise<void> {
-  if (stillRemoving()) {
-    for (const r of removers) r.worker.ref();
-    await new Promise<void>((resolve) => {
-      whenRemoved = resolve;
-    });
-    whenRemoved = undefined;
-    for (const r of removers) r.worker.unref();
-  }
-  if (failures.length > 0)
-    throw new Error(`temp folders not removed:\n${failures.splice(0).join("\n")}`);
-}
-
-/**
- * A fresh temp folder kept for the whole file, removed after its last test: for what its tests
- * share, built once in a beforeAll (tempDir's folder would be gone after the first test).
- */
-export function fileTempDir(prefix = "sysprompt-test-"): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  madeForFile.push(dir);
-  return dir;
+/** Removes the temp folders made since the last call: test/_setup.ts runs it after every test of every file. */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 /** A fresh temp folder (its real path, so expected paths match), removed after the test. */

@@ -1,9 +1,8 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { run } from "../../src/cli/main.js";
 import { HOOK_DEADLINE_MS } from "../../src/hook/deadline.js";
-import { tempDir } from "../api/_helpers.js";
+import { tempDir, writeFiles } from "../api/_helpers.js";
 
 // Review rev78b F2's recorded limit (fx79c): a hook call whose project part
 // (its context files and rules, read folder by folder among the repository's
@@ -33,13 +32,7 @@ vi.mock("../../src/gather/context/index.js", async (importOriginal) => {
 
 function project(files: Record<string, string>) {
   const root = tempDir();
-  for (const [path, text] of Object.entries({
-    "p/.git/HEAD": "ref: refs/heads/main\n",
-    ...files,
-  })) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
+  writeFiles(root, { "p/.git/HEAD": "ref: refs/heads/main\n", ...files });
   const cwd = join(root, "p");
   let n = 0;
   const hook = async (agent: string, command: string) => {

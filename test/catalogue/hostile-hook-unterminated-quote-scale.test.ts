@@ -1,9 +1,8 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runHook } from "../../src/hook/run.js";
 import { shellWords, splitShell } from "../../src/touch/shell-paths.js";
-import { tempDir } from "../api/_helpers.js";
+import { tempDir, writeFiles } from "../api/_helpers.js";
 
 // Review rev80b (fx80b's recorded limit): a shell command's words were read up
 // to an unterminated quote and not after it, so the paths it named there were
@@ -18,13 +17,7 @@ const LATE_RULE = '---\nglobs: "**/late.txt"\n---\nLATE-RULE: read me.\n';
 
 function project(files: Record<string, string>) {
   const root = tempDir();
-  for (const [path, text] of Object.entries({
-    "p/.git/HEAD": "ref: refs/heads/main\n",
-    ...files,
-  })) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
+  writeFiles(root, { "p/.git/HEAD": "ref: refs/heads/main\n", ...files });
   const cwd = join(root, "p");
   const where = { env: { XDG_CACHE_HOME: join(root, "cache") }, home: join(root, "home") };
   let n = 0;

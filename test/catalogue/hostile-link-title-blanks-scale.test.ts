@@ -12,17 +12,20 @@ import { cpuTimed } from "../gather/_timed.js";
 const BLANKS = " ".repeat(30_000);
 
 describe("hostile repository: a link definition's blanks are read in linear time", () => {
-  for (const [what, text] of [
-    ["blanks after the destination", `Notes.\n\n[a]: x${BLANKS}y`],
-    ["blanks before the destination", `Notes.\n\n[a]:${BLANKS}x`],
-    ["blanks, a line break, blanks", `Notes.\n\n[a]: x${BLANKS}\n${BLANKS}y`],
+  // The third text's last line is indented by 30,000 blanks: a text ending in a line so indented
+  // ends with a line break, so words printed after it start their own line (rev82c F1, decided:
+  // indented code or a paragraph's continuation alike, where the break is harmless).
+  for (const [what, text, added] of [
+    ["blanks after the destination", `Notes.\n\n[a]: x${BLANKS}y`, ""],
+    ["blanks before the destination", `Notes.\n\n[a]:${BLANKS}x`, ""],
+    ["blanks, a line break, blanks", `Notes.\n\n[a]: x${BLANKS}\n${BLANKS}y`, "\n"],
   ] as const) {
-    it(`${what}: under 0.5 s, nothing added`, async () => {
+    it(`${what}: under 0.5 s, nothing added but a last line break`, async () => {
       const { cpuMs, value } = await cpuTimed(() =>
         withCheckBudget(() => closeOpenBlocksOnOwnLine(text)),
       );
       expect(cpuMs).toBeLessThan(500);
-      expect(value).toBe(text);
+      expect(value).toBe(text + added);
     });
   }
 

@@ -1,12 +1,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   loadPromptTemplates,
   loadPromptTemplatesSync,
   MAX_PROMPT_FOLDER_ENTRIES,
 } from "../../src/prompt-templates/load.js";
-import { fileTempDir } from "../api/_helpers.js";
+import { tempDir } from "../api/_helpers.js";
 
 // Every .md file of a prompts folder is a slash-command template, read and
 // parsed: a trusted project's .pi/prompts of 20,000 templates took `list`
@@ -15,21 +15,6 @@ import { fileTempDir } from "../api/_helpers.js";
 // one warning.
 
 describe("hostile repository: a prompts folder of very many templates", () => {
-  // One folder for both readers: neither writes to it (it was built twice, some 0.5-1 s).
-  const folder = { cwd: "", prompts: "", home: "", agentDir: "" };
-  beforeAll(() => {
-    const base = fileTempDir();
-    folder.cwd = join(base, "repo");
-    folder.prompts = join(folder.cwd, ".pi", "prompts");
-    folder.home = join(base, "home");
-    folder.agentDir = join(base, "agent");
-    mkdirSync(folder.prompts, { recursive: true });
-    mkdirSync(join(folder.cwd, ".git"));
-    for (let i = 0; i < MAX_PROMPT_FOLDER_ENTRIES + 50; i++) {
-      writeFileSync(join(folder.prompts, `p${i}.md`), "---\ndescription: d\n---\nbody\n");
-    }
-  }, 60_000);
-
   it.each([
     ["async", loadPromptTemplates],
     [
@@ -39,8 +24,15 @@ describe("hostile repository: a prompts folder of very many templates", () => {
   ] as const)(
     "is not read past the cap (%s)",
     async (_how, load) => {
-      const { cwd, prompts, home, agentDir } = folder;
-      const r = await load({ cwd, home, agentDir });
+      const base = tempDir();
+      const cwd = join(base, "repo");
+      const prompts = join(cwd, ".pi", "prompts");
+      mkdirSync(prompts, { recursive: true });
+      mkdirSync(join(cwd, ".git"));
+      for (let i = 0; i < MAX_PROMPT_FOLDER_ENTRIES + 50; i++) {
+        writeFileSync(join(prompts, `p${i}.md`), "---\ndescription: d\n---\nbody\n");
+      }
+      const r = await load({ cwd, home: join(base, "home"), agentDir: join(base, "agent") });
       expect(r.templates).toEqual([]);
       expect(r.diagnostics.map((d) => [d.code, d.path])).toContainEqual([
         "prompts-folder-too-large",
