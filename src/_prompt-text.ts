@@ -1511,8 +1511,10 @@ function drawsInPlace(text: string, lt: number): boolean {
     while (i < end && (blank(text.charCodeAt(i)) || text.charCodeAt(i) === 0x2f)) i++;
     if (i >= end) return false;
     if (text.charCodeAt(i) === 0x3e) return true;
-    // An attribute's name: its first character may be `=`.
-    const from = i++;
+    // An attribute's name: its first character may be `=`, or a `<` (counted as any other: a
+    // run of `<a <a <a` was read to the text's end from each of its tags, quadratic).
+    const from = i;
+    if (text.charCodeAt(i++) === 0x3c && ++inner > MAX_INNER_OPENERS) return false;
     for (; i < end; i++) {
       const c = text.charCodeAt(i);
       if (blank(c) || c === 0x2f || c === 0x3e || c === 0x3d) break;
