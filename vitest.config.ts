@@ -320,6 +320,13 @@ const SLOW = [
   "test/catalogue/hostile-template-args-definition.test.ts",
   "test/catalogue/hostile-token-count-run.test.ts",
   "test/catalogue/hostile-hook-json-keys.test.ts",
+  // fx88e (npm test in 90 s, 91.7 s at a load of 1.5 on 2026-12-07): a file whose time is the CLI's
+  // and the tokenizer's first load. `check` and `explain` through the CLI (explain loads the
+  // tokenizer), as test/cli/check.test.ts and explain.test.ts above (2.6 s at a load of 1.5).
+  "test/cli/terminal-escapes.test.ts",
+  // The package, a render and the CLI's render loaded in a graph of its own, then the tokenizer:
+  // whether it is loaded is the test, so it cannot share a graph (2.6 s at a load of 1.5).
+  "test/api/lazy-tokenizer.test.ts",
 ];
 
 /**

@@ -1,5 +1,5 @@
 import type { HelperOptions } from "handlebars";
-import { withoutPrintedMarks, wrappedBody } from "../src/_fence.js";
+import { withoutPrintedMarks, wrappedBody, wrappedElement } from "../src/_fence.js";
 import { escapeXml, tokenBracketsReferenced } from "../src/_prompt-text.js";
 import { marked, READS_BLOCK } from "./_cost.js";
 
@@ -54,8 +54,9 @@ function attributes(hash: Record<string, unknown> | undefined): string {
 }
 
 /**
- * `{{#xml "tag"}}…{{/xml}}`: wraps the block as `<tag>\n…\n</tag>`; nothing
- * when the block is blank. Key=value pairs are the tag's attributes, their
+ * `{{#xml "tag"}}…{{/xml}}`: wraps the block as `<tag>\n…\n</tag>` (with a
+ * blank line before `</tag>` where the block ends in a paragraph's text:
+ * `wrappedElement`, src/_fence.ts); nothing when the block is blank. Key=value pairs are the tag's attributes, their
  * values escaped ({@link attributeValue}): `{{#xml "ticket" id=vars.ticket}}`
  * writes `<ticket id="…">` whatever the value holds. The block's ends are trimmed only where that
  * leaves nothing open it did not, and a text that needs the blank line it
@@ -79,5 +80,5 @@ export const xmlBlock = marked(function xmlBlock(
   if (!TAG_NAME.test(name)) throw new Error(`"${name}" is not a valid tag name`);
   // Trimmed only where that leaves nothing open the text did not (src/_fence.ts).
   const body = wrappedBody(written, name, true);
-  return `<${name}${attributes(options.hash)}>\n${body}\n</${name}>`;
+  return wrappedElement(`<${name}${attributes(options.hash)}>`, body, name);
 }, READS_BLOCK);

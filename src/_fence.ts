@@ -304,6 +304,49 @@ export function wrappedBody(text: string, tag: string | false, xml = false): str
   return lead ? `\n${body}` : body;
 }
 
+/** True when `r` is outside every container, in an HTML block: a line just read there is raw HTML. */
+function inTopHtml(r: Reading): boolean {
+  return r.containers.length === 0 && r.leaf?.kind === "html";
+}
+
+/**
+ * An element as the prompt writes it (a section's `<tag>`, `{{#xml}}`'s):
+ * its tag line `open`, its text `body` (as {@link wrappedBody} left it) on
+ * the lines after, then its end tag `</name>` alone on a line. The one place
+ * that writes such an end tag. For CommonMark, `</name>` alone on its line
+ * starts an HTML block (kind 7) only where it does not go on a paragraph:
+ * kind 7 cannot interrupt one, so after a body whose last line is a
+ * paragraph's text (at the top level, or in a list item or block quote,
+ * where `</name>` is a lazy line) the end tag was that paragraph's text, and
+ * a Markdown-to-HTML view put it in a `<p>`, where an HTML parser ignores
+ * it: every later section stood inside the element (review rev82c O1: the
+ * skills section ends `</available_skills>`, no tag to CommonMark, and
+ * `</skills>` landed there). There a blank line goes before the end tag. It
+ * does not where the end tag is raw HTML already (the body ends in an HTML
+ * block of kind 6 or 7 at the top level, or in a block it closes), or where
+ * no blank line makes it HTML: CommonMark reads no tag in a name with `_`
+ * (`</project_context>` is text wherever it stands, as `<project_context>`
+ * was), and a fence or HTML block the body leaves open (closed by the
+ * closers, not here) runs over a blank line too. So the bytes of every
+ * element already right stay as they were. Linear: the body is read once,
+ * and only when CommonMark reads `</name>` as a tag.
+ */
+export function wrappedElement(open: string, body: string, name: string): string {
+  const end = `</${name}>`;
+  const alone = freshReading();
+  readLine(alone, end, 0, end.length);
+  if (!inTopHtml(alone)) return `${open}\n${body}\n${end}`;
+  const text = `${open}\n${body}`;
+  const reading = freshReading();
+  eachLine(text, (from, to) => readLine(reading, text, from, to));
+  const after = copyReading(reading);
+  readLine(after, end, 0, end.length);
+  if (inTopHtml(after)) return `${text}\n${end}`;
+  readLine(reading, "", 0, 0);
+  readLine(reading, end, 0, end.length);
+  return inTopHtml(reading) ? `${text}\n\n${end}` : `${text}\n${end}`;
+}
+
 /**
  * True when no line of `text` before its first blank line, read from a
  * blank line, opens a fence or an HTML block, is a setext underline or
@@ -545,6 +588,8 @@ export interface OpenToYoursOptions extends HiddenRunsOptions {
   onOwnTagEscaped?: (line: number, tag: string) => void;
   /** A text not yours: its first start tag acting on the whole page written `&lt;` (`escapeWrapperTags`' `onPageTag`, rev80c F4-F8). */
   onPageTag?: (line: number, tag: string) => void;
+  /** A text not yours escaped whole, every opener written `&lt;`: the name reader's meter was spent (`withNameBudget`, rev82b F2). */
+  onWhole?: () => void;
 }
 
 /**
@@ -580,6 +625,21 @@ export function markupAsTextTold(
     onEscaped: () => tell(END_ESCAPED_WORDS),
     onFallback: (fallback, limit) => tell(fallbackMessage(fallback, limit)),
     onPageTag: (line, tag) => say(pageTagWarning(path, line, tag)),
+    onWhole: () => say(escapedWholeWarning(path)),
+  };
+}
+
+/**
+ * The warning for a repository's text escaped whole because the element-name
+ * reader's meter of its render or touch call was spent (`withNameBudget`):
+ * the `prompt-render-work` family, naming the file (review rev82b F2).
+ */
+export function escapedWholeWarning(path: string): Diagnostic {
+  return {
+    level: "warning",
+    code: "prompt-render-work",
+    message: `the repository's texts read up to this one gave the element-name reader more work than one render or touch call may spend on them (tag names and text, each read in its spellings): this text was escaped whole because of its cost, every "<" in it (and each look-alike of one) written "&lt;"`,
+    path,
   };
 }
 

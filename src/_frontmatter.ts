@@ -22,7 +22,7 @@ export interface ParsedDocument {
   /**
    * The file line of each top-level key, from the YAML parser (first one wins),
    * so a diagnostic about a key points at it. Empty for JSON frontmatter and
-   * for texts whose parse was remembered (they have no diagnostics to place).
+   * for texts whose parse came from the build-time cache (they have no diagnostics to place).
    */
   keyLines: ReadonlyMap<string, number>;
   diagnostics: Diagnostic[];
@@ -192,8 +192,28 @@ interface BlockValue {
 
 const NO_KEYS: ReadonlyMap<string, number> = new Map();
 
-/** Parsed frontmatter of known texts (the builtin prompts), filled from a build-time file. */
-const known = new Map<string, { data: Record<string, unknown>; body: string; bodyLine: number }>();
+/**
+ * Parsed frontmatter of known texts (the builtin prompts), filled from a build-time file
+ * and by the builtin layer's own parses ({@link FrontmatterOptions.remember}).
+ */
+const known = new Map<
+  string,
+  {
+    data: Record<string, unknown>;
+    body: string;
+    bodyLine: number;
+    keyLines?: ReadonlyMap<string, number>;
+  }
+>();
+
+/**
+ * Texts a render adds to {@link known} at most, and the longest it adds: the builtin
+ * layer is some twenty files of a few KB (`builtinDir` may name another folder, which
+ * a long-lived process could change under it).
+ */
+const REMEMBERED_TEXTS = 256;
+const REMEMBERED_CHARS = 64 * 1024;
+let remembered = 0;
 
 /**
  * Adds documents whose parse is already known, keyed by their exact text. A
@@ -228,6 +248,13 @@ export interface FrontmatterOptions {
    * an unusable block. Default false: sysprompt's own files stay strict.
    */
   lenient?: boolean;
+  /**
+   * Keep the parse of a text that parsed without a diagnostic, keyed by its exact text,
+   * so the same text is not parsed again in this process (another text never matches).
+   * The builtin layer's files ask for it: every render in a process parses them, and
+   * their YAML took about a quarter of a render run from source (no build-time cache).
+   */
+  remember?: boolean;
 }
 
 /**
@@ -244,16 +271,37 @@ export function parseFrontmatter(
   options: FrontmatterOptions = {},
 ): ParsedDocument {
   const text = normalizeText(source);
-  const remembered = known.get(text);
-  if (remembered) {
+  const hit = known.get(text);
+  if (hit) {
     return {
-      ...remembered,
-      data: structuredClone(remembered.data),
+      data: structuredClone(hit.data),
+      body: hit.body,
+      bodyLine: hit.bodyLine,
       ok: true,
-      keyLines: NO_KEYS,
+      keyLines: hit.keyLines ?? NO_KEYS,
       diagnostics: [],
     };
   }
+  const parsed = parseText(text, path, options);
+  if (
+    options.remember &&
+    parsed.ok &&
+    parsed.diagnostics.length === 0 &&
+    text.length <= REMEMBERED_CHARS &&
+    remembered < REMEMBERED_TEXTS
+  ) {
+    remembered++;
+    const { data, body, bodyLine, keyLines } = parsed;
+    known.set(text, { data: structuredClone(data), body, bodyLine, keyLines });
+  }
+  return parsed;
+}
+
+function parseText(
+  text: string,
+  path: string | undefined,
+  options: FrontmatterOptions,
+): ParsedDocument {
   const at = (d: Omit<Diagnostic, "path">): Diagnostic => (path ? { ...d, path } : d);
   // An unusable block: no data, the body as split, and why.
   const unusable = (body: string, bodyLine: number, d: Omit<Diagnostic, "path">) => ({

@@ -106,6 +106,119 @@ export function withNameWork<T>(charge: (units: number) => void, run: () => T): 
 }
 
 /**
+ * A meter of the element-name reader's work on a repository's texts outside a
+ * render's sections: one render's assembly (its context and rule files, the
+ * tree, the names and paths it prints) or one touch call's files
+ * ({@link withNameBudget}). `left` units, counted as {@link withNameWork}
+ * counts them; `untold` counts the texts escaped whole that no caller named.
+ */
+export interface NameBudget {
+  left: number;
+  untold: number;
+}
+
+/** Thrown by a {@link withNameBudget} scope's meter when spent; caught where the text is escaped ({@link escapeWrapperTags}). */
+const NAME_BUDGET_SPENT: unique symbol = Symbol("name budget spent");
+
+/** The running {@link withNameBudget} scope's meter; undefined outside one. */
+let nameBudget: NameBudget | undefined;
+
+/** True while {@link heldMetered} reads a repository's text under the meter, ready to catch its spending. */
+let metering = false;
+
+/**
+ * `run()` with the element-name reader's work on each repository text it
+ * escapes ({@link escapeWrapperTags}, a text with {@link OWNER_MARK} among
+ * its names) charged to `budget`: once it is spent, the text being read and
+ * every later one is escaped whole instead, each opener of it (`<`, a
+ * look-alike, a tag character's `<`) written `&lt;`, linear and never
+ * weaker ({@link everyOpener}), and the text's caller told (`onWhole`).
+ * Your texts (no owner mark) are read outside the meter: the repository's
+ * spending never changes how they are judged. Before, a render's context and
+ * rule files and a hook call's touched files were read with no meter: four
+ * 256 KB always rules of distinct ASCII tag names held an untrusted render
+ * 2-10 s of CPU past a 1 s deadline (review rev82b F2). A scope inside
+ * another (or a render's {@link withNameWork}) shares the outer one's; `run`
+ * must be synchronous. One budget object may be passed to several scopes:
+ * one hook call's synchronous parts spend one meter.
+ */
+export function withNameBudget<T>(budget: NameBudget, run: () => T): T {
+  if (nameBudget !== undefined || nameWork !== undefined) return run();
+  nameBudget = budget;
+  // Thrown only inside {@link heldMetered}'s reading, which catches it: work charged
+  // elsewhere (an owner mark's lines) is counted, and the next text pays for it.
+  nameWork = (units) => {
+    budget.left -= units;
+    if (budget.left < 0 && metering) throw NAME_BUDGET_SPENT;
+  };
+  try {
+    return run();
+  } finally {
+    nameBudget = undefined;
+    nameWork = undefined;
+  }
+}
+
+/**
+ * {@link heldThroughReferences} under the running {@link withNameBudget}
+ * scope: a text of yours (`names` without {@link OWNER_MARK}) read outside
+ * its meter; a repository's read while the meter holds, else (spent before
+ * or while it is read) every opener of it ({@link everyOpener}), `onWhole`
+ * told (or the scope's `untold` counted).
+ */
+function heldMetered(
+  text: string,
+  names: ReadonlySet<string>,
+  documents: number[] | undefined,
+  onWhole: (() => void) | undefined,
+): number[] {
+  const budget = nameBudget;
+  if (budget === undefined) return heldThroughReferences(text, names, documents);
+  const charge = nameWork;
+  if (!names.has(OWNER_MARK)) {
+    nameWork = undefined;
+    try {
+      return heldThroughReferences(text, names, documents);
+    } finally {
+      nameWork = charge;
+    }
+  }
+  if (metering) return heldThroughReferences(text, names, documents);
+  if (budget.left >= 0) {
+    metering = true;
+    try {
+      return heldThroughReferences(text, names, documents);
+    } catch (error) {
+      if (error !== NAME_BUDGET_SPENT) throw error;
+    } finally {
+      metering = false;
+    }
+  }
+  const every = everyOpener(text);
+  // Said when it changes the text: a text with no opener is as the full reading leaves it.
+  if (every.length > 0) {
+    if (onWhole) onWhole();
+    else budget.untold++;
+  }
+  return every;
+}
+
+/**
+ * Every place in `text` a reading of {@link heldAsRead} may take for a tag's
+ * opener, in order: each `<` and each look-alike ({@link openFinder}: the
+ * listed ones, U+FE64, U+FF1C, U+2039, U+3008, the tag character `<`
+ * U+E003C, …, and the symbols read as one). Writing all of
+ * them `&lt;` holds every tag the name reader would, whatever its name:
+ * the meter's fallback ({@link withNameBudget}). Linear.
+ */
+function everyOpener(text: string): number[] {
+  const places: number[] = [];
+  const next = openFinder(text);
+  for (let at = next(0); at !== -1; at = next(at + widthAt(text, at))) places.push(at);
+  return places;
+}
+
+/**
  * The UTF-8 bytes `text` has past one a unit: 0 for ASCII, about two a
  * Hangul or CJK character (a quarter of a unit of {@link withNameWork} a
  * scan). Native: a text of megabytes is measured in milliseconds.
@@ -1125,19 +1238,23 @@ function isSeparatorCode(code: number): boolean {
  * a tree's lines the budget draws again. `asXml` (a name or path in an XML
  * value, {@link xmlNameText}): a look-alike `<` is written as a reference to
  * itself (`&#65308;`), which an XML reader decodes to the name the repository
- * has, not `&lt;`.
+ * has, not `&lt;`. In a {@link withNameBudget} scope (a render's assembly,
+ * a touch call) a repository's text is read to the scope's meter: past it,
+ * every opener is written `&lt;` ({@link everyOpener}) and `onWhole` told.
  */
 export function escapeWrapperTags(
   written: string,
   names: ReadonlySet<string>,
   asXml = false,
   onPageTag?: PageTagTold,
+  onWhole?: () => void,
 ): string {
   const free = names.has(AGENT_VARIABLES) ? withoutAgentVariables(written) : written;
   // A repository's text, whatever reads it (a file, a name, a path, a value): no owner mark.
   const text = names.has(OWNER_MARK) ? withoutOwnerMark(free) : free;
   const documents: number[] | undefined = onPageTag && [];
-  const tagHeld = heldThroughReferences(text, names, documents);
+  // Metered in a render's assembly and a touch call: past the meter, every opener (rev82b F2).
+  const tagHeld = heldMetered(text, names, documents, onWhole);
   if (onPageTag && documents && documents.length > 0) tellPageTag(text, documents, onPageTag);
   const tokens = names.has(CHAT_TOKENS) ? chatTokens(text) : undefined;
   const held = tokens ? mergedPlaces(tagHeld, tokens.openers) : tagHeld;
@@ -2617,7 +2734,7 @@ export function elementText(
   // Every rewrite of your text is said (review rev74e F1): the first tag written `&lt;`.
   if (!repository)
     return closeOpenBlocksOnOwnLine(ownTextEscaped(text, names, how.onOwnTagEscaped), how);
-  const escaped = escapeWrapperTags(text, names, false, how.onPageTag);
+  const escaped = escapeWrapperTags(text, names, false, how.onPageTag, how.onWhole);
   // Your words printed right after it (`{{content}}` then your line) are shown (rev68c F1).
   return closedOpenToYours(apartFromLineAbove(withoutLinkDefinitions(escaped)), " ", how);
 }

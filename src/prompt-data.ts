@@ -4,16 +4,19 @@ import {
   AGENT_VARIABLES,
   elementText,
   lineOpeningNoBlock,
+  type NameBudget,
   nameText,
   ownTagEscapedWarning,
   ownTextNames,
   valueText,
+  withNameBudget,
   withoutAgentVariablesIn,
   xmlNameText,
   xmlValueText,
 } from "./_prompt-text.js";
 import { escapeSpacing } from "./_text.js";
 import type { ContextFile, EnvironmentEntry, GitInfo, PromptData } from "./data.js";
+import { MAX_PROMPT_NAME_READ } from "./engine/limits.js";
 import { buildRules, dropStatedRules, statedText } from "./gather/guidelines/guidelines.js";
 import { unknownToolDiagnostics } from "./gather/guidelines/index.js";
 import { buildToolSnippets, toolEntry } from "./gather/guidelines/tools.js";
@@ -33,6 +36,8 @@ export const DEFAULT_AGENT_NAME = "a coding agent";
 export interface PromptDataInputs {
   /** The render's check budget, which the appended parts spent first (rev68e F3); absent: one of its own. */
   checks?: CheckBudget;
+  /** The render's meter of the name reader's work on the repository's texts, which the appended parts spent first (rev82b F2); absent: one of its own. */
+  names?: NameBudget;
   options: SystemPromptOptions;
   opts: NormalizedOptions;
   customPrompt: CustomPrompt | null;
@@ -106,7 +111,28 @@ export function assemblePromptData(input: PromptDataInputs): {
   rules: RuleAccount[];
   diagnostics: Diagnostic[];
 } {
-  return withCheckBudget(() => assembleInBudget(input), input.checks);
+  // The repository's texts read to one meter too: past it, each is escaped whole (rev82b F2).
+  const names = input.names ?? newNameBudget();
+  const out = withCheckBudget(
+    () => withNameBudget(names, () => assembleInBudget(input)),
+    input.checks,
+  );
+  if (names.untold > 0) out.diagnostics.push(escapedWholeUntold(names.untold));
+  return out;
+}
+
+/** A meter of its own for one render's texts outside its sections ({@link withNameBudget}): {@link MAX_PROMPT_NAME_READ} units. */
+export function newNameBudget(): NameBudget {
+  return { left: MAX_PROMPT_NAME_READ, untold: 0 };
+}
+
+/** The warning for `count` of the repository's names, paths or tree lines (no file to name) escaped whole past the meter. */
+function escapedWholeUntold(count: number): Diagnostic {
+  return {
+    level: "warning",
+    code: "prompt-render-work",
+    message: `${count} of the repository's names, paths or tree texts were escaped whole because of the element-name reader's cost (the render's meter of it was spent): every "<" in them (and each look-alike of one) written "&lt;"`,
+  };
 }
 
 /** {@link assemblePromptData} inside its budget. */

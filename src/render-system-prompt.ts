@@ -4,10 +4,12 @@ import { monotonicMs } from "./_pace.js";
 import { toPosix } from "./_paths.js";
 import {
   escapeWrapperTags,
+  type NameBudget,
   nameText,
   repositoryNames,
   varTagNames,
   withElementNames,
+  withNameBudget,
   wrapperNames,
 } from "./_prompt-text.js";
 import { type AppliedPreset, agentSendsKept, type PresetReport } from "./agents/index.js";
@@ -15,6 +17,7 @@ import { renderWithinBudget, renderWithRoom } from "./budget/fit.js";
 import { type OptionProvenance, projectVarNames } from "./config/index.js";
 import type { ContextFile, PromptData } from "./data.js";
 import { capDiagnostics, createEngine, type Engine } from "./engine/index.js";
+import { MAX_PROMPT_NAME_READ } from "./engine/limits.js";
 import type { ContextProvenance } from "./gather/context/index.js";
 import {
   abortAtDeadline,
@@ -51,7 +54,7 @@ import type { LoadedLayer } from "./locate/load-layer.js";
 import { projectElementNames } from "./locate/project-names.js";
 import type { OptionName } from "./options/registry.js";
 import type { AppendPart, NormalizedOptions, SystemPromptOptions } from "./options.js";
-import { assemblePromptData } from "./prompt-data.js";
+import { assemblePromptData, newNameBudget } from "./prompt-data.js";
 import { type ResolvedRender, resolveRenderOptions } from "./render-options.js";
 import { mergeRootMarkerRefusals } from "./repo-files/index.js";
 import type { GivenBy, OptionOrigin } from "./resolve-options.js";
@@ -136,6 +139,8 @@ export interface PreparedPrompt {
    * so the same prompt renders the same bytes. Absent: the whole budget.
    */
   checkBudgetLeft?: number;
+  /** What the preparation spent of the name reader's meter ({@link RenderInput.namesSpent}): each render's starts from it. */
+  namesSpent?: number;
 }
 
 /**
@@ -249,15 +254,28 @@ function ownSections(
 }
 
 /**
- * A render's gathering signal (`late`, fired at `deadline` by the caller) and its own-first
+ * A render's gathering signal (`late`, fired at `deadline`, when `stop` fires, or at `end`, once
+ * the steps are run), on `monotonicMs`' clock, and its own-first
  * gate, which holds the repository's parts for your own for half of what is left at the most:
  * your skills answering calls all along held it until the deadline, and at 300-500 ms the
  * project's AGENTS.md was cut whole (rev51a F3).
  */
-function gatheringClock(deadline: number, clock: () => number) {
+function gatheringClock(deadline: number, stop: AbortSignal | undefined) {
+  const clock = monotonicMs;
   const late = new AbortController();
   const openAfterMs = Math.max(0, (deadline - clock()) / 2);
-  return { late, deadline, ownFirst: ownFirstGate(late.signal, { openAfterMs, clock }) };
+  const atDeadline = abortAtDeadline(late, deadline, clock);
+  // The caller's stop (check's signal and budget: rev88d F2) ends the gathering as the deadline does.
+  const stopped = () => late.abort(new DeadlinePassed());
+  if (stop?.aborted) stopped();
+  else stop?.addEventListener("abort", stopped, { once: true });
+  // Once the table is run: no timer or listener left, and the walks still going stop.
+  const end = () => {
+    atDeadline();
+    stop?.removeEventListener("abort", stopped);
+    late.abort(new DeadlinePassed());
+  };
+  return { late, deadline, end, ownFirst: ownFirstGate(late.signal, { openAfterMs, clock }) };
 }
 
 /** A render's diagnostics, in order, a marker the steps' root searches passed over said once. */
@@ -268,27 +286,26 @@ function saidOnce(...lists: readonly Diagnostic[][]): Diagnostic[] {
 /**
  * Locate and gather: every bit of I/O a render needs, bounded by the deadline.
  * `runner` runs each gathering step; a prompt session passes one that reuses
- * what has not changed on disk. `givenBy` names who gave `given` in `origins`.
+ * what has not changed on disk. `givenBy` names who gave `given` in `origins`. `stop` (check's
+ * signal) ends the gathering before its deadline: the steps still running give their fallback.
  */
 export async function preparePrompt(
   given: SystemPromptOptions = {},
   runner: StepRunner = runStep,
   givenBy: GivenBy = "api",
+  stop?: AbortSignal,
 ): Promise<PreparedPrompt> {
-  const clock = monotonicMs;
-  const started = clock();
+  const started = monotonicMs();
   // 1. Options: the caller's, the config files' and the agent preset's, resolved once.
   const resolved = await resolveRenderOptions(given, givenBy);
   const { options, opts, preset } = resolved;
 
   // 2. Gathering: the table of steps, under one deadline counted from the start.
   // `late` fires at the deadline, so late walks stop then, not once the slowest step is given up.
-  const { late, deadline, ownFirst } = gatheringClock(started + opts.deadlineMs, clock);
+  const { late, deadline, ownFirst, end } = gatheringClock(started + opts.deadlineMs, stop);
   const table = gatheringSteps(resolved, late.signal, ownFirst);
-  const cancel = abortAtDeadline(late, deadline, clock);
-  const { outcomes, timings } = await runStepTable(table, runner, deadline, clock);
-  cancel();
-  late.abort(new DeadlinePassed());
+  const { outcomes, timings } = await runStepTable(table, runner, deadline, monotonicMs);
+  end();
 
   // 3. Diagnostics: resolving's, the late steps' (one warning), then each step's in table order.
   const lateWarning = lateStepsWarning(timings, opts.deadlineMs, ownFirst.held());
@@ -346,8 +363,13 @@ export async function preparePrompt(
     ...generalRulesReport(layers),
     ...(resolved.configFiles ? { configFiles: resolved.configFiles } : {}),
     deadline,
-    checkBudgetLeft: whose.checks.left,
+    ...spentInPreparation(whose),
   };
+}
+
+/** What the preparation left of the render's check budget and spent of its name reader's meter: each render starts from them. */
+function spentInPreparation({ checks, names }: { checks: CheckBudget; names: NameBudget }) {
+  return { checkBudgetLeft: checks.left, namesSpent: MAX_PROMPT_NAME_READ - names.left };
 }
 
 /**
@@ -575,9 +597,15 @@ function whoseTexts(
   // The render's one check budget: the appended parts, then the data, then the render (rev68e F3).
   const checks: CheckBudget = { left: CHECK_BUDGET_CHARS };
   const warn = (warning: Diagnostic) => unread.push(warning);
-  const printed = withCheckBudget(() => printedParts(parts, wrappers, warn), checks);
+  // And its one meter of the name reader's work on the repository's texts (rev82b F2).
+  const names = newNameBudget();
+  const printed = withCheckBudget(
+    () => withNameBudget(names, () => printedParts(parts, wrappers, warn)),
+    checks,
+  );
   return {
     checks,
+    names,
     customPromptRepository: repository,
     appendPrompt: addendumText(printed),
     appendParts: parts,

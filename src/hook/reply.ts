@@ -2,7 +2,13 @@ import { blockClosingAfter, HOST_RESULT_CHECK_CHARS, hiddenClosingAfter } from "
 import { wellFormed } from "../_text.js";
 import type { TextCap, TextMeasure } from "../gather/context/index.js";
 import { type RenderLimit, renderLimitWords } from "../prompt-templates/hidden-closers.js";
-import { EMPTY_COMMENT, MARKDOWN_BLOCKS, withCheckBudget } from "../sections/html-reading.js";
+import {
+  EMPTY_COMMENT,
+  MARKDOWN_BLOCKS,
+  rawMarkupCloser,
+  unendedMarkupAt,
+  withCheckBudget,
+} from "../sections/html-reading.js";
 import { HOOK_EVENTS, type HookAgent, type ToolAgent } from "./input.js";
 
 /**
@@ -190,6 +196,12 @@ export function replyStart(
     return {
       nothing: `is longer than ${HOST_RESULT_CHECK_CHARS} characters, more than the hook checks for an element left open that hides what follows`,
     };
+  // What a raw reader has read when Gemini CLI's own `<hook_context>` starts.
+  if (endsInRawMarkup(before.slice(0, before.length - "<hook_context>".length)))
+    return {
+      nothing:
+        "ends inside markup left unended (a tag, an attribute's value, an end tag, a bogus comment or CDATA), whose ending Gemini CLI would write with &lt; and &gt;, which close nothing",
+    };
   // As CommonMark reads it: a `<!--` that starts no block opens nothing, and a `-->` for it would arrive escaped.
   const closer = blockClosingAfter(before);
   // Read again as Gemini CLI shows it, only when the escaping changed the closer (a fence's has no `<` or `>`).
@@ -237,6 +249,30 @@ export function replyStart(
     return { closer, distilledRoom: GEMINI_DISTILL_CHARS - before.length - lead - end };
   }
   return { closer };
+}
+
+/**
+ * Whether a raw reader of the tool's result (an HTML tokenizer fed it as it
+ * is) is still inside markup at its end other than a comment: a tag's name
+ * or attributes, a quoted value (`Link: <a href='`), an end tag, a bogus
+ * comment or declaration, CDATA ({@link unendedMarkupAt}, then
+ * {@link rawMarkupCloser}, parse5's tokenizer only where markup is left
+ * unended; "cannot be told" counts as inside). Gemini CLI writes the hook's
+ * `<` and `>` as `&lt;` and `&gt;`, so no ending can arrive: the files,
+ * after its `<hook_context>`, would be in the value or the tag, or that tag
+ * eaten by it, so nothing is appended and the files come with a later call,
+ * as pi and opencode do when their ending is not confirmed
+ * (`tool-result-markup-as-text`; decided, fx88d, rev82c F3's known limit).
+ * `read` is the result and the blank line Gemini CLI writes after it, what
+ * a raw reader has read when its `<hook_context>` starts: that tag's `>` may
+ * end the reader's, but by eating the tag (`</a` then `<hook_context>`). A
+ * comment left open is CommonMark's reading's (`blockClosingAfter`): an
+ * inline `<!--` opens nothing (rev39b F1).
+ */
+function endsInRawMarkup(read: string): boolean {
+  const open = unendedMarkupAt(read);
+  if (open === -1 || read.startsWith("<!--", open)) return false;
+  return rawMarkupCloser(read) !== "";
 }
 
 /** Why another tool's result gets nothing: with the files' text Gemini CLI would distill it. */

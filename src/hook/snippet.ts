@@ -89,7 +89,9 @@ export const SETTINGS_FILES: Readonly<Record<ToolAgent | "pi", readonly string[]
  */
 export const AGENT_FOLDERS: Readonly<Record<ToolAgent | "pi", readonly string[]>> = {
   "claude-code": [".claude", ".claude-plugin"],
-  codex: [".codex", ".agents/plugins"],
+  // `.agents/skills`: the skills Codex (and pi, and sysprompt) load from a project and from your
+  // home folder, refused as `.pi/skills` and `.claude/skills` are (review rev88d F1).
+  codex: [".codex", ".agents/plugins", ".agents/skills"],
   "gemini-cli": [".gemini"],
   opencode: [".opencode", ".config/opencode"],
   pi: [".pi", ".pi/agent"],
@@ -156,7 +158,8 @@ export function rulePlacesIn(folder: string): string[] {
 /**
  * The folders in an agent's folder ({@link AGENT_FOLDERS}) whose files are
  * text for the model and nothing else (no command runs from them, no tool or
- * setting is named in them): Claude Code's output styles, Codex's custom
+ * setting is named in them, save in a leading `---` block, which the writer
+ * holds back: {@link promptFolderOf}): Claude Code's output styles, Codex's custom
  * prompts, pi's prompt templates (its project's and its agent dir's), and
  * opencode's `prompts/` beside its config, where its `{file:./prompts/x.txt}`
  * points. `export --out` writes a prompt there, anywhere below. Not the
@@ -177,7 +180,8 @@ export const PROMPT_FOLDERS: Readonly<Record<ToolAgent | "pi", readonly string[]
  * Copilot's custom agents, prompt files and chat modes, Cursor's and Roo's
  * commands, Windsurf's and Cline's workflows, Amazon Q's rules. `export --out`
  * writes a prompt there, anywhere below (rev57a F4: `.github/agents/x.agent.md`
- * was refused as GitHub's configuration).
+ * was refused as GitHub's configuration), but not one that opens with a `---`
+ * block: Copilot reads it as the agent's tools, model and mode (rev88d F1).
  */
 export const CONFIG_PROMPT_FOLDERS: Readonly<Partial<Record<string, readonly string[]>>> = {
   GitHub: [".github/agents", ".github/prompts", ".github/chatmodes"],
@@ -283,14 +287,46 @@ export function agentFileOf(
   path: string,
   isTop: (folder: string) => boolean = () => true,
 ): { agent: string; file: string; folder?: string } | undefined {
-  const written = path.split(sep).join("/");
-  return agentFileIn(written, isTop) ?? agentFileIn(posix.normalize(written), isTop);
+  return judgedPaths(path, isTop).find((j) => j !== undefined && "agent" in j) as
+    | AgentFile
+    | undefined;
 }
 
+/**
+ * The prompt folder ({@link PROMPT_FOLDERS}, {@link CONFIG_PROMPT_FOLDERS}) `path` is a file
+ * of, as {@link agentFileOf} lets it be written there (`.github/agents`), or undefined (a file
+ * out of them, or one agentFileOf refuses). Each agent reads a leading `---` block of such a
+ * file as its settings (Copilot's agents, prompt files and chat modes: their tools, model and
+ * mode), not as text: the writer holds such a block back (review rev88d F1).
+ */
+export function promptFolderOf(
+  path: string,
+  isTop: (folder: string) => boolean = () => true,
+): PromptFolder | undefined {
+  const judged = judgedPaths(path, isTop);
+  if (judged.some((j) => j !== undefined && "agent" in j)) return undefined;
+  return judged.flatMap((j) => (j !== undefined && "prompt" in j ? [j.prompt] : []))[0];
+}
+
+type AgentFile = { agent: string; file: string; folder?: string };
+
+/** A prompt folder (`.github/agents`) and whose it is (`GitHub`). */
+export interface PromptFolder {
+  agent: string;
+  folder: string;
+}
+
+/** {@link agentFileIn} of `path` as written and with its `.` and `..` taken away. */
+function judgedPaths(path: string, isTop: (folder: string) => boolean) {
+  const written = path.split(sep).join("/");
+  return [agentFileIn(written, isTop), agentFileIn(posix.normalize(written), isTop)];
+}
+
+/** The agent file `written` is, or the prompt folder it is a file of (allowed), or undefined. */
 function agentFileIn(
   written: string,
   isTop: (folder: string) => boolean,
-): { agent: string; file: string; folder?: string } | undefined {
+): AgentFile | { prompt: PromptFolder } | undefined {
   const named = settingsFileOf(written);
   if (named !== undefined) return named;
   const all = written.split("/");
@@ -325,11 +361,12 @@ function agentFileIn(
   }
   // A file below a prompt folder, with no `..` after it and in no other agent folder than the
   // one the prompt folder is in (`.codex` of `.codex/prompts`).
-  const prompts = [...Object.values(PROMPT_FOLDERS), ...Object.values(CONFIG_PROMPT_FOLDERS)]
-    .flatMap((folders) => folders ?? [])
-    .flatMap((folder) => runsOf(parts, folder))
+  const prompts = [...Object.entries(PROMPT_FOLDERS), ...Object.entries(CONFIG_PROMPT_FOLDERS)]
+    .flatMap(([agent, folders]) => (folders ?? []).map((folder) => ({ agent, folder })))
+    .flatMap((f) => runsOf(parts, f.folder).map((r) => ({ ...f, ...r })))
     .filter((p) => !parts.slice(p.end).includes(".."));
-  if (prompts.some((p) => runs.every((r) => r.at >= p.at && r.end <= p.end))) return undefined;
+  const prompt = prompts.find((p) => runs.every((r) => r.at >= p.at && r.end <= p.end));
+  if (prompt !== undefined) return { prompt: { agent: prompt.agent, folder: prompt.folder } };
   // A rule file sysprompt reads in another agent's folder, in no other folder of the lists.
   const rules = RULE_PLACES.flatMap((place) =>
     runsOf([...parts, ""], place.names.join("/"))

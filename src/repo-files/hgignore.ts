@@ -1,5 +1,5 @@
 import { Buffer, isUtf8 } from "node:buffer";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
 import { ignoreBytes } from "../_gitignore.js";
 import { lstatKindOrMissing, realpath } from "../_io.js";
@@ -136,21 +136,29 @@ const MAX_HGRC_IGNORE_FILES = 16;
 async function hgrcIgnoreFiles(
   top: string,
   reach: Reach,
+  homes: readonly string[],
 ): Promise<{ names: string[]; cut?: string }> {
   const hg = await lstatKindOrMissing(join(top, ".hg")).catch(() => undefined);
   if (hg !== "dir") return { names: [] };
   const values = new Map<string, string>();
+  // Which hgrc gave each value, for a cut's words.
+  const from = new Map<string, string>();
   let cut: string | undefined;
+  // A share-safe share's source hgrc first, as Mercurial's `loadhgrc` reads it (rev82e F5).
+  const source = await shareSourceHgrc(top, reach, homes);
+  const reads: [string, HgFileRead][] = source === undefined ? [] : [[SOURCE_HGRC, source]];
   for (const file of ["hgrc", "hgrc-not-shared"]) {
     const name = `.hg/${file}`;
-    const read = await readCopyFile(top, name, reach, MAX_HGRC_BYTES);
+    reads.push([name, await readCopyFile(top, name, reach, MAX_HGRC_BYTES)]);
+  }
+  for (const [name, read] of reads) {
     if (read === undefined) continue;
     if ("cut" in read) {
       cut ??= read.cut;
       continue;
     }
     if (read.over) cut ??= `${name} is read up to ${MAX_HGRC_BYTES / 1024} KiB`;
-    const included = parseHgrc(read.bytes, values);
+    const included = parseHgrc(read.bytes, values, (key) => from.set(key, name));
     if (included) cut ??= `${name}: a %include is not followed`;
   }
   const names: string[] = [];
@@ -159,7 +167,7 @@ async function hgrcIgnoreFiles(
     if (value === "") continue;
     const name = normpath(value);
     if (/^[~/]/.test(value) || value.includes("$") || name === ".." || name.startsWith("../")) {
-      cut ??= `.hg/hgrc: ui.${key} names a file outside the working copy, not read`;
+      cut ??= `${from.get(key) ?? ".hg/hgrc"}: ui.${key} names a file outside the working copy, not read`;
     } else if (names.length >= MAX_HGRC_IGNORE_FILES) {
       cut ??= `.hg/hgrc: more than ${MAX_HGRC_IGNORE_FILES} ignore files named`;
     } else if (name !== ".hgignore" && !names.includes(name)) names.push(name);
@@ -167,11 +175,93 @@ async function hgrcIgnoreFiles(
   return cut === undefined ? { names } : { names, cut };
 }
 
+/** How a cut names the share source's hgrc: never its path, which the repository's `sharedpath` wrote. */
+const SOURCE_HGRC = "the share source's .hg/hgrc";
+
+/** A `.hg/requires` or `.hg/sharedpath` larger than this is not a file Mercurial wrote: a cut. */
+const MAX_SHARE_FILE_BYTES = 16 * 1024;
+
+/**
+ * The hgrc of the source a share-safe shared working copy at `top` names,
+ * read as Mercurial's `localrepo.loadhgrc` reads it before the copy's own:
+ * only when the copy's `.hg/requires` holds `share-safe` (`exp-sharesafe`
+ * before Mercurial 5.7) and `shared` or `relshared` (a share without
+ * share-safe has only its own hgrc read, as Mercurial reads it); the
+ * source's `.hg` folder is the one `.hg/sharedpath` names (its line end
+ * stripped; for `relshared` joined to the copy's real `.hg` and normalised
+ * as `_getsharedvfs` does, then its real path). Its `[ui] ignore` files are
+ * then joined to the copy's top, as `dirstate._ignorefiles` joins every
+ * value, so they are the copy's own files. Undefined when no source is read
+ * and none need be. A cut, whose words quote nothing of the path, when the
+ * source cannot be read as yours (decided, fx88d, review rev82e F5's known
+ * limit): a `sharedpath` that is not one path to a folder named `.hg`
+ * (`hg share` writes the source's `.hg`), that leads nowhere, or that
+ * Python's lexical `normpath` and hg-core's join read as two places
+ * (`l/../x`); a source folder at or above your home folder (the home stop
+ * of {@link hgIgnoreAround}: a copy sharing `~/.hg` would take your home's
+ * hgrc as its own); and a source that is not a working copy of yours
+ * ({@link holdsOwnHgWorkingCopy}: another user's `.hg`, or one in a folder
+ * other users may write to, `/tmp/x/.hg`, whose hgrc Mercurial itself
+ * trusts only from you). The hgrc is read through the door
+ * ({@link readCopyFile}) within the source's top: a link out of it (the
+ * source's `.hg` linked elsewhere too) is a cut. A repository can name any
+ * source `.hg` of yours: its hgrc's ignore values are then read against
+ * the repository, which only makes more of it private.
+ */
+async function shareSourceHgrc(
+  top: string,
+  reach: Reach,
+  homes: readonly string[],
+): Promise<HgFileRead> {
+  const requires = await readCopyFile(top, ".hg/requires", reach, MAX_SHARE_FILE_BYTES);
+  if (requires === undefined) return undefined;
+  if ("cut" in requires) return requires;
+  if (requires.over) return { cut: ".hg/requires is longer than Mercurial writes one, not read" };
+  // Python's `bytes.splitlines`: `\r\n`, a lone `\r` and `\n` each end a line.
+  const have = new Set(requires.bytes.split(/\r\n|\r|\n/));
+  const relative = have.has("relshared");
+  const shared = relative || have.has("shared");
+  if (!shared || !(have.has("share-safe") || have.has("exp-sharesafe"))) return undefined;
+  const refused = { cut: ".hg/sharedpath names no share source of yours, not read" };
+  const named = await readCopyFile(top, ".hg/sharedpath", reach, MAX_SHARE_FILE_BYTES);
+  if (named === undefined || "cut" in named || named.over) return refused;
+  // Only line ends are stripped (`rstrip(b'\n')`); the path is bytes, read here as UTF-8.
+  const raw = Buffer.from(named.bytes.replace(/\n+$/, ""), "latin1");
+  const path = raw.toString("utf8");
+  if (path === "" || !isUtf8(raw) || path.includes("\n") || path.includes("\0")) return refused;
+  const hgDir = join(reach.realRoot, ".hg");
+  if (!relative && !isAbsolute(path)) return refused;
+  // Python normalises a relative one first (`util.normpath`), then takes the real path.
+  const lexical = normpath(relative ? join(hgDir, path) : path);
+  const [real, physical] = await Promise.all([
+    realpath(lexical).catch(() => undefined),
+    // hg-core joins without normalising: the kernel resolves `l/..` through the link.
+    realpath(relative && !isAbsolute(path) ? `${hgDir}/${path}` : path).catch(() => undefined),
+  ]);
+  if (real === undefined || real !== physical || basename(lexical) !== ".hg") return refused;
+  const sourceTop = dirname(lexical);
+  const realSourceTop = dirname(real);
+  if (realSourceTop === reach.realRoot) return undefined;
+  if (homes.some((h) => isWithin(h, sourceTop) || isWithin(h, realSourceTop))) return refused;
+  if (!(await holdsOwnHgWorkingCopy(sourceTop))) return refused;
+  const read = await readCopyFile(
+    sourceTop,
+    ".hg/hgrc",
+    await copyReach(sourceTop),
+    MAX_HGRC_BYTES,
+  );
+  return read !== undefined && "cut" in read ? { cut: `${SOURCE_HGRC} could not be read` } : read;
+}
+
 /**
  * One hgrc's `[ui] ignore` values into `values`, as Mercurial's
  * `config.parse` reads them; true when it holds a `%include`.
  */
-function parseHgrc(latin1: string, values: Map<string, string>): boolean {
+function parseHgrc(
+  latin1: string,
+  values: Map<string, string>,
+  onSet: (key: string) => void = () => {},
+): boolean {
   // A UTF-8 BOM on line 1 is dropped (`\xef\xbb\xbf` read as latin1).
   const text = latin1.startsWith("\xef\xbb\xbf") ? latin1.slice(3) : latin1;
   let included = false;
@@ -208,6 +298,7 @@ function parseHgrc(latin1: string, values: Map<string, string>): boolean {
     const key = line.slice(0, eq).trim();
     if (key !== "ignore" && !key.startsWith("ignore.")) continue;
     values.set(key, line.slice(eq + 1).trim());
+    onSet(key);
     last = key;
   }
   return included;
@@ -231,9 +322,10 @@ async function copyRules(
   top: string,
   at: string,
   signal: AbortSignal | undefined,
+  homes: readonly string[],
 ): Promise<HgCopy[]> {
   const reach = await copyReach(top);
-  const named = await hgrcIgnoreFiles(top, reach);
+  const named = await hgrcIgnoreFiles(top, reach, homes);
   const names = [".hgignore", ...named.names];
   const reads = await Promise.all(
     names.map((name) => readCopyFile(top, name, reach, MAX_HGIGNORE_BYTES)),
@@ -309,7 +401,7 @@ export async function hgIgnoreAround(
     // A `.hg` folder, or a link to one (rev71a F6): either only adds its folder's `.hgignore`.
     if (await holdsOwnHgWorkingCopy(dir, refused)) {
       const rel = relative(dir, root).split(sep).join("/");
-      for (const copy of await copyRules(dir, rel === "" ? "" : `${rel}/`, stops.signal))
+      for (const copy of await copyRules(dir, rel === "" ? "" : `${rel}/`, stops.signal, homes))
         copies.push(copy);
     }
     const up = dirname(dir);

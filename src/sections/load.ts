@@ -31,7 +31,7 @@ export function parseSectionFile(
   const at = name.indexOf("@");
   const base = at < 0 ? name : name.slice(0, at);
   const variantName = at < 0 ? undefined : name.slice(at + 1);
-  const doc = parseFrontmatter(text, path);
+  const doc = parseFrontmatter(text, path, { remember: layer === "builtin" });
   if (!doc.ok) {
     return {
       diagnostics: doc.diagnostics.map((d) => ({

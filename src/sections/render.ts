@@ -13,6 +13,7 @@ import {
   unreadWarning,
   withoutPrintedMarks,
   wrappedBody,
+  wrappedElement,
 } from "../_fence.js";
 import { withoutLinkDefinitions } from "../_link-definitions.js";
 import { withNameWork } from "../_prompt-text.js";
@@ -100,6 +101,13 @@ export interface SectionPatch {
 export interface RenderInput {
   /** Layered section templates, sorted (see `layerSections`). */
   templates: readonly SectionTemplate[];
+  /**
+   * Units of the element-name reader's meter ({@link PromptWork.readNames})
+   * the preparation spent on the repository's texts (appended parts, context
+   * and rule files: `withNameBudget`): each render's meter starts from it, so
+   * one render reads the repository's texts to one meter (review rev82b F2).
+   */
+  namesSpent?: number;
   /** Partials available to every template, by name (`{{> name}}`). */
   partials?: Readonly<Record<string, string>>;
   data: PromptData;
@@ -402,6 +410,9 @@ export function renderSections(
   engine: Engine,
   work: PromptWork = input.work ?? new PromptWork(),
 ): RenderOutput {
+  // What the preparation read of the repository's texts counts toward the sections' meter.
+  if (input.namesSpent !== undefined && work.namesRead < input.namesSpent)
+    work.namesRead = input.namesSpent;
   const diagnostics: Diagnostic[] = [];
   const partials = input.partials ?? {};
   const placed: { key: SectionKey; section: RenderedSection }[] = [];
@@ -1266,7 +1277,7 @@ function makeSection(
   if (text === "") return undefined;
   // A project's text the tag line above would change starts after a blank line (rev65b F4).
   const apart = source.layer === "project" && readsWithLineAbove(text) ? `\n${text}` : text;
-  return { name, text: tag === false ? text : `<${tag}>\n${apart}\n</${tag}>`, source };
+  return { name, text: tag === false ? text : wrappedElement(`<${tag}>`, apart, tag), source };
 }
 
 function templateDiagnostic(

@@ -123,7 +123,7 @@ describe("resolvedAppendPrompt", () => {
     );
     expect(section(result, "addendum")).toEqual({
       name: "addendum",
-      text: "<addendum>\nResolved addendum.\n\nAlso this.\n</addendum>",
+      text: "<addendum>\nResolved addendum.\n\nAlso this.\n\n</addendum>",
       source: { layer: "builtin", path: expect.stringMatching(/sections\/addendum\.md$/) },
     });
   });
@@ -137,7 +137,7 @@ describe("resolvedAppendPrompt", () => {
     const read = await renderSystemPrompt(pinned(root));
     // The project's file, in the element that marks it as the repository's (rev53c F5).
     expect(read.text).toContain(
-      `APPEND_SYSTEM.md">\nProject addendum file.\n\n</repository_append>\n</addendum>`,
+      `APPEND_SYSTEM.md">\nProject addendum file.\n\n</repository_append>\n\n</addendum>`,
     );
   });
 });

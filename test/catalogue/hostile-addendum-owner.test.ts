@@ -74,7 +74,7 @@ describe("hostile repository: a repository's appended text is marked as the repo
       { projectTrusted: true, appendSystemPrompt: `${YOURS}\n` },
     );
     const body = addendum((await renderSystemPrompt(options)).text);
-    expect(body).toBe(`<addendum>\nYour notes.\n\n${YOURS}\n`);
+    expect(body).toBe(`<addendum>\nYour notes.\n\n${YOURS}\n\n`);
   });
 
   it("a trusted project's general-rules.md lines are marked as the repository's, your guideline not", async () => {

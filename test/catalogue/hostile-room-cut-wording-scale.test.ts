@@ -37,6 +37,6 @@ describe("hostile repository: a cut for the prompt's 8 MiB names its cause", () 
       "[A text of the repository appended here is left out to fit the prompt's size limit.]",
     );
     expect(out).not.toContain("token budget");
-    expect(out).toContain("USER-CLI-APPEND my words\n</addendum>");
+    expect(out).toContain("USER-CLI-APPEND my words\n\n</addendum>");
   });
 });

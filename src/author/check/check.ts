@@ -1,12 +1,14 @@
 import { join } from "node:path";
 import { builtinHelpers } from "../../../helpers/index.js";
 import { pushAll } from "../../_arrays.js";
+import { monotonicMs } from "../../_pace.js";
 import { toPosix } from "../../_paths.js";
 import { checkPresets } from "../../agents/index.js";
 import { loadConfigFiles } from "../../config/index.js";
 import { type SchemaNode, schemaWithVars } from "../../data.js";
 import { capDiagnostics, createEngine, type Engine, templateSize } from "../../engine/index.js";
 import { MAX_PROMPT_TAGS, MAX_PROMPT_WORDS } from "../../engine/limits.js";
+import { runStep, type StepRunner } from "../../gather/deadline.js";
 import { ownFirstGate } from "../../gather/own-first.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import { emptyLayer } from "../../locate/load-layer.js";
@@ -177,7 +179,6 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
   const sections = layerSections(layers.flatMap((l) => l.loaded.sections));
   pushAll(diagnostics, classOrderInfos(sections), classDataInfos(sections));
   pushAll(diagnostics, skills.diagnostics, promptTemplates.diagnostics, presets);
-  if (cut.length > 0) diagnostics.push(loadCut(cut));
   const overrides = layers.filter((l) => l.loaded.layer !== "builtin");
   const drift = await driftDiagnostics(
     overrides.flatMap((l) => l.loaded.sections),
@@ -193,7 +194,12 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
       builtinDir,
     ),
   );
-  pushAll(diagnostics, await renderedDiagnostics(options, templates, diagnostics));
+  // Check's render stops with check (its caller's signal, its budget): none once that has fired.
+  const endsAt = monotonicMs() + (loadEnds - performance.now());
+  const rendered = await renderedDiagnostics(options, templates, diagnostics, signal, endsAt);
+  if (rendered === undefined) cut.push(RENDER_CUT);
+  pushAll(diagnostics, rendered ?? []);
+  if (cut.length > 0) diagnostics.push(loadCut(cut));
 
   const sorted = sortDiagnostics(diagnostics);
   return {
@@ -346,12 +352,21 @@ function checkTemplates(
  * finding there (with its line, column and data case) says more; a render's
  * other words at that file are said (rev82e F6: a section's unknown
  * frontmatter key hid its `user-text-left-out`).
+ * The render stops with check: none once `signal` (the caller's, check's budget) has fired,
+ * its steps given up at `endsAt` (on `monotonicMs`' clock) if that comes before its deadline,
+ * its gathering ended when `signal` fires, and then nothing of it said: undefined (review
+ * rev88d F2: an aborted check still ran a whole render, with its own 5 s deadline).
  */
 async function renderedDiagnostics(
   options: CheckOptions,
   templates: readonly CheckedTemplate[],
   said: readonly Diagnostic[],
-): Promise<Diagnostic[]> {
+  signal: AbortSignal,
+  endsAt: number,
+): Promise<Diagnostic[] | undefined> {
+  if (signal.aborted) return undefined;
+  const runner: StepRunner = (step, deadline, clock) =>
+    runStep(step, Math.min(deadline, endsAt), clock);
   const prepared = await preparePrompt(
     {
       configFiles: true,
@@ -363,9 +378,11 @@ async function renderedDiagnostics(
       ...(options.builtinDir !== undefined ? { builtinDir: options.builtinDir } : {}),
       ...(options.projectTrusted === false ? { projectTrusted: false } : {}),
     },
-    undefined,
+    runner,
     "cli",
+    signal,
   );
+  if (signal.aborted) return undefined;
   const checked = new Set(templates.map((t) => t.path));
   const found = new Set(
     said.flatMap((d) => (d.path !== undefined && checked.has(d.path) ? [d.path] : [])),
@@ -493,6 +510,9 @@ export const MAX_CHECK_MATRIX_MS = 20_000;
  * 243 s, 40 presets for 69 s). Past it, the rest is not checked.
  */
 export const MAX_CHECK_LOAD_MS = 20_000;
+
+/** What {@link loadCut} names for check's render of the project, when check stopped before it or during it. */
+const RENDER_CUT = "files only a render reads (rule and context files: check's render)";
 
 function loadCut(what: readonly string[]): Diagnostic {
   return {

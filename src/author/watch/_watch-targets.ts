@@ -1,7 +1,6 @@
 import { basename, dirname, join } from "node:path";
 import { pushAll } from "../../_arrays.js";
 import { kindOfPath } from "../../_fs.js";
-import { realpath } from "../../_io.js";
 import { isWithin, resolveUserPath } from "../../_paths.js";
 import { CONTEXT_FILE_NAMES } from "../../gather/context-names.js";
 import { MAX_TIMER_MS } from "../../gather/deadline.js";
@@ -10,7 +9,12 @@ import { normalizeOptions } from "../../options/normalize.js";
 import type { NormalizedOptions, SystemPromptOptions } from "../../options.js";
 import { planTemplateRoots } from "../../prompt-templates/index.js";
 import type { PreparedPrompt } from "../../render-system-prompt.js";
-import { findProjectRoot } from "../../repo-files/index.js";
+import {
+  findProjectRoot,
+  folderRefused,
+  projectReach,
+  type Reach,
+} from "../../repo-files/index.js";
 import { skillRoots } from "../../skills/index.js";
 import type { Diagnostic } from "../../types.js";
 import { MAX_SKILL_WATCH_FOLDERS, skillWatchFolders } from "./_watch-folders.js";
@@ -103,9 +107,15 @@ export async function watchTargets(
   // (node_modules, .git) would cost a watch per folder, so its top level only.
   if (ranStep(prepared, "tree")) wanted.push(folder(opts.cwd));
   for (const root of planTemplateRoots(common).roots) wanted.push(folder(root.path));
-  const realProject = await realpath(project).catch(() => project);
+  // The door's reach of the project, as its listings of layer and template folders ask it.
+  const reach = await projectReach({
+    start: opts.cwd,
+    home: opts.home,
+    trusted: opts.trusted,
+    root: project,
+  });
   const targets = await Promise.all(
-    wanted.map(async (t) => confined(await existing(t), project, realProject)),
+    wanted.map(async (t) => confined(await existing(t), project, reach)),
   );
   const dirs = [...new Set(targets.map((t) => t.dir))];
   if (dirs.length <= MAX_WATCH_FOLDERS) return { targets, diagnostics };
@@ -147,23 +157,23 @@ async function optionFiles(
 
 /**
  * `target` when its folder is outside `project` (by the path as given: your
- * agent dir, the package's prompts) or its real path stays inside the
- * project's; else the project's own folder nearest it, for the name on the
- * way. A project's layer or template folder linked out of it (`.pi/sections`
- * to a folder of your home, `.pi` to `/`) is read from by no render (the door
- * refuses it): it is not watched through the link either, only the link's
- * name in its folder, so its replacement is seen.
+ * agent dir, the package's prompts) or the door would list it
+ * ({@link folderRefused}, the one question every listing of a project folder
+ * asks); else the project's own folder nearest it that the door would list,
+ * for the name on the way. A project folder the door refuses (`.pi/sections`
+ * linked to a folder of your home or into a repository of its own below the
+ * project, `.pi` to `/`, a folder another user planted) is read from by no
+ * render: it is not watched at all, only its name in the folder above, so
+ * its replacement is seen and a change inside it triggers nothing (decided,
+ * fx88d, issue 24's known limit: watch judged such a folder by its real path
+ * alone, a second copy of the door's rule, and watched a folder linked into a
+ * repository of its own below the project whole).
  */
-async function confined(
-  target: WatchTarget,
-  project: string,
-  realProject: string,
-): Promise<WatchTarget> {
+async function confined(target: WatchTarget, project: string, reach: Reach): Promise<WatchTarget> {
   let dir = target.dir;
   let name: string | undefined;
   while (dir !== project && isWithin(dir, project)) {
-    const real = await realpath(dir).catch(() => undefined);
-    if (real !== undefined && isWithin(real, realProject)) break;
+    if ((await folderRefused(dir, reach)) === undefined) break;
     name = basename(dir);
     dir = dirname(dir);
   }

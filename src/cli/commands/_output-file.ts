@@ -30,6 +30,8 @@ import {
   CONFIG_PROMPT_FOLDERS,
   INSTRUCTION_FILES,
   PROMPT_FOLDERS,
+  type PromptFolder,
+  promptFolderOf,
   rulePlacesIn,
   SETTINGS_FILES,
   topOnlyHolders,
@@ -455,7 +457,7 @@ export async function namedOutput(
   flag: string,
   linksFirst = false,
   json = false,
-): Promise<OutputTarget> {
+): Promise<NamedOutput> {
   let out: OutputTarget;
   try {
     out = await outputTarget(path, {
@@ -473,7 +475,7 @@ export async function namedOutput(
     );
     if (problem !== undefined) throw writeError(flag, problem);
   }
-  await refuseNamedOutput(path, out.path === path ? undefined : out.path, {
+  const promptFolder = await refuseNamedOutput(path, out.path === path ? undefined : out.path, {
     home,
     cwd: io.cwd,
     env: io.env,
@@ -500,7 +502,35 @@ export async function namedOutput(
       `${flag}: ${path}: ${who} ${writes}, or ${instead}; not written: a file of another name may be one a program loads as code (a shell's activate, a Makefile.PL, a *.mk), and the prompt holds a repository's text`,
     );
   }
-  return out;
+  return promptFolder === undefined ? out : { ...out, promptFolder };
+}
+
+/** {@link namedOutput}'s target, and the prompt folder it is a file of ({@link promptFolderOf}). */
+export interface NamedOutput extends OutputTarget {
+  promptFolder?: PromptFolder;
+}
+
+/**
+ * Refuses `text` for a file of a prompt folder ({@link promptFolderOf}) when it opens with a
+ * `---` line (after a byte-order mark and blank lines): the agent reads that block as the file's
+ * settings (Copilot's custom agents, prompt files and chat modes: the tools, terminal included,
+ * the model and the mode), and a prompt opens with a repository's text when the base is replaced
+ * (a trusted project's `.pi/SYSTEM.md`, a project file named by `--system-prompt`). Whose block
+ * it is, nothing in the text tells, so none is written there (decided, review rev88d F1). Every
+ * writer of a named output asks this before it writes (`render -o`, `export --out`, `watch`).
+ *
+ * @throws RefusedError naming `flag` and the path as the user wrote it.
+ */
+export function refuseSettingsBlock(
+  text: string,
+  folder: PromptFolder | undefined,
+  flag: string,
+  path: string,
+): void {
+  if (folder === undefined || !/^\uFEFF?(?:[ \t]*\r?\n)*---[ \t]*(?:\r?\n|$)/.test(text)) return;
+  throw new RefusedError(
+    `${flag}: ${escapeInline(path)}: the prompt opens with a --- block, which ${folder.agent} reads in its folder ${folder.folder}/ as the file's settings (tools, model, mode), not as text: not written (that block is the first text of the prompt's base, a .pi/SYSTEM.md or a file --system-prompt names, which may be a repository's); write the prompt to a file of its own, out of ${folder.folder}/`,
+  );
 }
 
 /**
@@ -620,7 +650,7 @@ async function refuseNamedOutput(
     flag: string;
     warn: (text: string) => void;
   },
-): Promise<void> {
+): Promise<PromptFolder | undefined> {
   const real = async (p: string) => {
     const folder = await realpath(dirname(p)).catch(() => undefined);
     return folder === undefined ? undefined : join(folder, basename(p));
@@ -697,9 +727,8 @@ async function refuseNamedOutput(
   const holders = [...new Set(judged.flatMap(topOnlyHolders).map((f) => resolve(where.cwd, f)))];
   const roots = await Promise.all(holders.map((f) => findProjectRoot(f).catch(() => f)));
   const tops = new Set(holders.filter((f, i) => roots[i] === f));
-  const found = judged
-    .map((t) => agentFileOf(t, (f) => tops.has(resolve(where.cwd, f))))
-    .find(defined);
+  const isTop = (f: string) => tops.has(resolve(where.cwd, f));
+  const found = judged.map((t) => agentFileOf(t, isTop)).find(defined);
   if (found === undefined) {
     // An agent's settings file is said as such first (`~/.claude.json`, gemini's `~/.env`).
     const dotted = said((t) => homeDotNameOf(t, where.home, own), false);
@@ -729,7 +758,7 @@ async function refuseNamedOutput(
         );
       }
     }
-    return;
+    return judged.map((t) => promptFolderOf(t, isTop)).find(defined);
   }
   const rules = found.folder === undefined ? [] : rulePlacesIn(found.folder);
   const prompts = (CONFIG_PROMPT_FOLDERS[found.agent] ?? [])

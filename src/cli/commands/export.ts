@@ -15,7 +15,12 @@ import {
   systemPathEntries,
 } from "../../gather/environment/index.js";
 import { recordExportNames } from "../../hook/export-names.js";
-import { HOOK_SNIPPET_AGENTS, hasHookSnippet, hookSnippet } from "../../hook/snippet.js";
+import {
+  HOOK_SNIPPET_AGENTS,
+  hasHookSnippet,
+  hookSnippet,
+  type PromptFolder,
+} from "../../hook/snippet.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { findProjectRoot } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
@@ -29,7 +34,7 @@ import {
   UsageError,
 } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
-import { namedOutput, outputPath, writeError } from "./_output-file.js";
+import { namedOutput, outputPath, refuseSettingsBlock, writeError } from "./_output-file.js";
 
 export interface ExportFlags extends RenderFlags {
   /** `--out PATH`: where to write instead of the default export folder. */
@@ -53,6 +58,8 @@ export interface ExportTarget {
   setting: string;
   /** The folder the setting's path is written from (opencode's `{file:./…}`), when it is not absolute. */
   from?: string;
+  /** The prompt folder `--out` is a file of (`.github/agents`): {@link refuseSettingsBlock}. */
+  promptFolder?: PromptFolder;
 }
 
 /**
@@ -94,7 +101,7 @@ export async function exportTarget(
   const working = await realpath(given).catch(() => given);
   // The real root of its project: whose default export file it is.
   const project = await findProjectRoot(working);
-  const target: { path: string; write?: string; root?: string } =
+  const target: { path: string; write?: string; root?: string; promptFolder?: PromptFolder } =
     flags.out !== undefined
       ? await outTarget(outputPath(flags.out, "--out", io, home), flags, io, home)
       : defaultExportPath(agent, spec, { env: io.env, home, project });
@@ -113,6 +120,7 @@ export async function exportTarget(
     ...(target.write !== undefined ? { write: target.write } : {}),
     ...(target.root !== undefined ? { within: target.root } : {}),
     ...(flags.out === undefined ? { cache: true } : {}),
+    ...(target.promptFolder !== undefined ? { promptFolder: target.promptFolder } : {}),
     spec,
     ...named,
   };
@@ -166,7 +174,7 @@ async function outTarget(
   flags: ExportFlags,
   io: CliIo,
   home: string,
-): Promise<{ path: string; write?: string; root?: string }> {
+): Promise<{ path: string; write?: string; root?: string; promptFolder?: PromptFolder }> {
   const out = await namedOutput(path, flags, io, home, "export");
   const shared = await sharedFolderOf(out.path);
   if (shared !== undefined) {
@@ -184,6 +192,7 @@ async function outTarget(
     path,
     ...(out.path !== path ? { write: out.path } : {}),
     ...(out.within !== undefined ? { root: out.within } : {}),
+    ...(out.promptFolder !== undefined ? { promptFolder: out.promptFolder } : {}),
   };
 }
 
@@ -291,6 +300,7 @@ function readyCache(folder: string): void {
 
 /** Writes `text` to the target when its bytes changed; a path that cannot be written safely is exit 2, a failed write exit 1. */
 export async function writeTarget(target: ExportTarget, text: string) {
+  refuseSettingsBlock(text, target.promptFolder, "export", target.path);
   try {
     if (target.cache && target.within !== undefined) readyCache(target.within);
     return await writeExport(target.write ?? target.path, text, target.within, target.cache);

@@ -1,6 +1,6 @@
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { pushAll } from "../../_arrays.js";
-import { pageTagWarning } from "../../_fence.js";
+import { escapedWholeWarning, pageTagWarning } from "../../_fence.js";
 import { realpathOrSelf } from "../../_fs.js";
 import { realpath, stat } from "../../_io.js";
 import { pace } from "../../_pace.js";
@@ -15,13 +15,16 @@ import {
 } from "../../_paths.js";
 import {
   escapeWrapperTags,
+  type NameBudget,
   oneLine,
   ownTagEscapedWarning,
   ownTextEscaped,
   ownTextNames,
   repositoryNames,
+  withNameBudget,
 } from "../../_prompt-text.js";
 import { wellFormed } from "../../_text.js";
+import { MAX_PROMPT_NAME_READ } from "../../engine/limits.js";
 import {
   capChain,
   checkMaxBytes,
@@ -237,9 +240,20 @@ export async function loadContextForPathsSince(
   const trusted = options.projectTrusted !== false;
   // A repository's text, escaped as loaded: with a host's cap, only its head is read ({@link headForCap}).
   const beyond = new Map<string, number>();
+  // The call's one meter of the name reader's work on the repository's files: past it, each is
+  // escaped whole, said once a file (review rev82b F2: nothing metered them).
+  const meter: NameBudget = { left: MAX_PROMPT_NAME_READ, untold: 0 };
+  const wholeTold = new Set<string>();
+  const whole = (path: string) => () => {
+    if (wholeTold.has(path)) return;
+    wholeTold.add(path);
+    diagnostics.push(escapedWholeWarning(path));
+  };
   const loaded = (text: string, path: string): string => {
     const head = headForCap(text, options.textCap);
-    const out = escapeWrapperTags(head, wrappers, false, pageTagTold(path));
+    const out = withNameBudget(meter, () =>
+      escapeWrapperTags(head, wrappers, false, pageTagTold(path), whole(oneLine(path))),
+    );
     if (head.length < text.length && options.textCap !== undefined)
       beyond.set(out, (options.textCap.measure ?? UTF8_BYTES).size(text.slice(head.length)));
     return out;
@@ -510,32 +524,35 @@ export async function loadContextForPathsSince(
   // head took 0.9 s to check, then was cut to 9,500 bytes; rev66e F4: 110 rules of 9 KB were each
   // checked outside it only to be measured, 2.7 s).
   const { capped, fitted } = withCheckBudget(
-    () => {
-      const capped = capTotal(ordered, maxTotalBytes, (text, file) =>
-        escapeWrapperTags(text, file.origin === "user" ? ownWrappers : wrappers),
-      );
-      // Given is what was sent whole: a file the total cut comes with a later call,
-      // unless it is larger than the total on its own (no call could give more).
-      for (const i of capped.cut) {
-        const file = ordered[i];
-        if (file === undefined || Buffer.byteLength(file.content) > maxTotalBytes) continue;
-        for (const key of orderedKeys[i] ?? []) delivered.delete(key);
-      }
-      const files = capped.files.map(({ origin: _, ...f }) => f);
-      const fitted =
-        options.textCap === undefined
-          ? { files, diagnostics: [] }
-          : fitText(files, orderedKeys, {
-              max: options.textCap.max,
-              measure: options.textCap.measure ?? UTF8_BYTES,
-              cwd,
-              delivered,
-              wrappers,
-              yours: capped.files.map((f) => f.origin === "user"),
-              beyond,
-            });
-      return { capped, fitted };
-    },
+    () =>
+      withNameBudget(meter, () => {
+        const capped = capTotal(ordered, maxTotalBytes, (text, file) =>
+          file.origin === "user"
+            ? escapeWrapperTags(text, ownWrappers)
+            : escapeWrapperTags(text, wrappers, false, undefined, whole(file.path)),
+        );
+        // Given is what was sent whole: a file the total cut comes with a later call,
+        // unless it is larger than the total on its own (no call could give more).
+        for (const i of capped.cut) {
+          const file = ordered[i];
+          if (file === undefined || Buffer.byteLength(file.content) > maxTotalBytes) continue;
+          for (const key of orderedKeys[i] ?? []) delivered.delete(key);
+        }
+        const files = capped.files.map(({ origin: _, ...f }) => f);
+        const fitted =
+          options.textCap === undefined
+            ? { files, diagnostics: [] }
+            : fitText(files, orderedKeys, {
+                max: options.textCap.max,
+                measure: options.textCap.measure ?? UTF8_BYTES,
+                cwd,
+                delivered,
+                wrappers,
+                yours: capped.files.map((f) => f.origin === "user"),
+                beyond,
+              });
+        return { capped, fitted };
+      }),
     options.textCap === undefined ? CHECK_BUDGET_CHARS : CAPPED_TOUCH_CHECK_CHARS,
   );
   return {

@@ -136,7 +136,7 @@ describe("the pi extension", () => {
     expect(text("preamble").startsWith("You are a coding agent running inside pi.")).toBe(true);
     expect(text("tools")).toBe(PI_TOOLS);
     expect(text("rules")).toContain("- Use read to examine files.\n");
-    expect(text("rules").endsWith("Project override.\n</rules>")).toBe(true);
+    expect(text("rules").endsWith("Project override.\n\n</rules>")).toBe(true);
     expect(text("environment")).toContain("- Model: fake-model");
     expect(text("project_context").split("Project rule: be brief.").length).toBe(2);
     expect(ctx.notes).toEqual([]);
