@@ -1485,8 +1485,17 @@ const HTML_ELEMENTS: ReadonlySet<string> = new Set(
   ).split(" "),
 );
 
-/** The names with a dash that are elements of SVG or MathML, not custom elements. */
+/**
+ * The names with a dash that are elements of SVG or MathML, not custom elements; and MathML's
+ * token elements, which an HTML parser reads as MathML wherever a `<math>` was opened before
+ * (fx88a: after `&lt;math>&lt;mphantom>`, a kept `<mi>` was left open over the rest of the prompt).
+ */
 const FOREIGN_DASHED: ReadonlySet<string> = new Set([
+  "mi",
+  "mo",
+  "mn",
+  "ms",
+  "mtext",
   "annotation-xml",
   "color-profile",
   "font-face",
