@@ -646,14 +646,16 @@ export function escapedWholeWarning(path: string): Diagnostic {
 /**
  * The warning for a text not yours whose start tag acting on the whole page
  * (`<body hidden>`, `<style>`, `<frameset>`, `<meta charset>`, a shadow root's
- * `<template>`: `escapeWrapperTags`' DOCUMENT_TAGS) was written `&lt;`: its
- * first, by line; one a text (rev80c F4-F8).
+ * `<template>`: `escapeWrapperTags`' DOCUMENT_TAGS) or drawing anything but
+ * its content in place (`<dialog open>`, `<svg>`, `<script>`, `style=`,
+ * `onerror=`: `drawsInPlace`, rev82f F1, F4) was written `&lt;`: its first,
+ * by line; one a text (rev80c F4-F8).
  */
 export function pageTagWarning(path: string | undefined, line: number, tag: string): Diagnostic {
   return {
     level: "warning",
     code: "page-tag-escaped",
-    message: `its tag ${JSON.stringify(tag)} (line ${line}, and any like it after) acts on the whole page for a browser or a document parser of the prompt (it hides, restyles, replaces or re-decodes every text of it, yours too): its "<" is written "&lt;" (in a code span or code block too), so it is text`,
+    message: `its tag ${JSON.stringify(tag)} (line ${line}, and any like it after) is not one that draws its content in place for a browser or a document parser of the prompt (an element or attribute that may hide, restyle, cover, script, replace or re-decode every text of it, yours too): its "<" is written "&lt;" (in a code span or code block too), so it is text`,
     ...(path === undefined ? {} : { path }),
   };
 }

@@ -1394,6 +1394,326 @@ const PLAIN_NAME = /^([A-Za-z]{1,32})(?=[\t\n\f\r />]|$)/;
  */
 const XML_DECLARATION = /^\?xml/i;
 
+/**
+ * The start tags a text not yours keeps as markup, as an HTML tokenizer reads a tag's name (ASCII
+ * letters and digits, ASCII case folded): elements that draw their content in place, where the
+ * text stands, and nothing over or around it (emphasis, code, lists, tables, links, images,
+ * headings, quotes, line breaks, `<details>`/`<summary>`). Every other start tag (`<div>`'s
+ * neighbours `<dialog>`, `<svg>`, `<script>`, `<iframe>`, `<object>`, `<input>`, an unknown
+ * `<x-y>`) has its `<` written `&lt;` with the `page-tag-escaped` warning ({@link drawsInPlace}):
+ * a browser drew `<dialog open>` and `<svg overflow="visible"><rect …>` over every text of the
+ * prompt, yours too (review rev82f F1), and ran `<script>` (F4). A list of what is allowed, not
+ * of what acts on a page: each review had found one more of those.
+ */
+const IN_PLACE_ELEMENTS: ReadonlySet<string> = new Set([
+  "a",
+  "abbr",
+  "b",
+  "blockquote",
+  "br",
+  "caption",
+  "cite",
+  "code",
+  "dd",
+  "del",
+  "details",
+  "dfn",
+  "div",
+  "dl",
+  "dt",
+  "em",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "hr",
+  "i",
+  "img",
+  "ins",
+  "kbd",
+  "li",
+  "mark",
+  "ol",
+  "p",
+  "picture",
+  "pre",
+  "q",
+  "s",
+  "samp",
+  "small",
+  "source",
+  "span",
+  "strong",
+  "sub",
+  "summary",
+  "sup",
+  "table",
+  "tbody",
+  "td",
+  "tfoot",
+  "th",
+  "thead",
+  "tr",
+  "u",
+  "ul",
+  "var",
+  "wbr",
+]);
+
+/**
+ * Every element name HTML knows (the HTML Standard's index of elements, its obsolete and legacy
+ * ones, those a browser ships or trials, and `svg`, `math`), ASCII lower case: a start tag of one
+ * not in {@link IN_PLACE_ELEMENTS} is held. Any other name is an unknown element to a browser
+ * (`HTMLUnknownElement`, inline, no style of its own): kept, so code's `Vec<String>` and
+ * `Result<T>` stay as written. Known limit: an element a browser adds later, with a look of its
+ * own, is kept until it is listed here.
+ */
+const HTML_ELEMENTS: ReadonlySet<string> = new Set(
+  (
+    "html head title base link meta style body article section nav aside h1 h2 h3 h4 h5 h6 hgroup " +
+    "header footer address p hr pre blockquote ol ul menu li dl dt dd figure figcaption main search " +
+    "div a em strong small s cite q dfn abbr ruby rt rp data time code var samp kbd sub sup i b u " +
+    "mark bdi bdo span br wbr ins del picture source img iframe embed object video audio track map " +
+    "area table caption colgroup col tbody thead tfoot tr td th form label input button select " +
+    "datalist optgroup option textarea output progress meter fieldset legend selectedcontent " +
+    "details summary dialog script noscript template slot canvas svg math applet acronym bgsound " +
+    "dir frame frameset noframes isindex keygen listing menuitem nextid noembed param plaintext rb " +
+    "rtc strike xmp basefont big blink center font marquee multicol nobr spacer tt image layer " +
+    "ilayer nolayer fencedframe portal permission geolocation model usermedia install"
+  ).split(" "),
+);
+
+/**
+ * The names with a dash that are elements of SVG or MathML, not custom elements; and MathML's
+ * token elements, which an HTML parser reads as MathML wherever a `<math>` was opened before
+ * (fx88a: after `&lt;math>&lt;mphantom>`, a kept `<mi>` was left open over the rest of the prompt).
+ */
+const FOREIGN_DASHED: ReadonlySet<string> = new Set([
+  "mi",
+  "mo",
+  "mn",
+  "ms",
+  "mtext",
+  "annotation-xml",
+  "color-profile",
+  "font-face",
+  "font-face-src",
+  "font-face-uri",
+  "font-face-format",
+  "font-face-name",
+  "missing-glyph",
+]);
+
+/**
+ * The attributes a kept start tag ({@link IN_PLACE_ELEMENTS}) may carry: none that places, styles,
+ * shows, hides or scripts (`style`, `on…`, `open`, `popover`, `hidden`, `dir`, `slot`, `is` …), nor
+ * `class` (a reader's own style sheet, GitHub's or an editor's preview, hides or places by class:
+ * `sr-only`, `d-none`). `href` and `src` only to http(s), mailto, a fragment or a path
+ * ({@link inPlaceUrl}).
+ */
+const IN_PLACE_ATTRIBUTES: ReadonlySet<string> = new Set([
+  "href",
+  "src",
+  "title",
+  "alt",
+  "colspan",
+  "rowspan",
+  "align",
+  "width",
+  "height",
+  "valign",
+  "scope",
+  "lang",
+  "name",
+  "id",
+  "target",
+  "rel",
+  "media",
+  "srcset",
+  "loading",
+  "decoding",
+]);
+
+/**
+ * Every attribute name HTML gives an element (the HTML Standard's index of attributes, its obsolete
+ * and presentational ones, those a browser ships or trials), ASCII lower case; with every `on…` and
+ * `aria-…`, one not in {@link IN_PLACE_ATTRIBUTES} is not kept ({@link drawsInPlace}). Any other
+ * name acts on nothing for a browser, with a value or without: kept, so a prompt's own markup
+ * (`<rule path="…">`, `<example kind="good">`), code (`<T extends U>`) and an autolink read as
+ * attributes (`<https://x.org/pull/1>`) stay as written; `<https://x.org/hidden>` (a `hidden`
+ * attribute on an unknown element left open) does not. Known limit: an attribute a browser adds
+ * later acts until it is listed here.
+ */
+const HTML_ATTRIBUTES: ReadonlySet<string> = new Set(
+  (
+    "abbr accept accept-charset accesskey action allow alpha alt anchor as async attributionsrc " +
+    "autocapitalize autocomplete autocorrect autofocus autoplay blocking browsingtopics charset " +
+    "checked cite class closedby color colorspace cols colspan command commandfor content " +
+    "contenteditable controls coords credentialless crossorigin data datetime decoding default " +
+    "defer dir dirname disabled download draggable elementtiming enctype enterkeyhint exportparts " +
+    "fetchpriority focusgroup for form formaction formenctype formmethod formnovalidate formtarget " +
+    "headers height hidden high href hreflang http-equiv id imagesizes imagesrcset inert inputmode " +
+    "integrity interestfor interesttarget is ismap itemid itemprop itemref itemscope itemtype kind " +
+    "label lang list loading loop low max maxlength media method min minlength multiple muted name " +
+    "nomodule nonce novalidate open optimum part pattern ping placeholder playsinline popover " +
+    "popovertarget popovertargetaction poster preload readonly referrerpolicy rel required reversed " +
+    "rows rowspan sandbox scope selected shadowroot shadowrootclonable " +
+    "shadowrootcustomelementregistry shadowrootdelegatesfocus shadowrootmode " +
+    "shadowrootserializable shape size sizes slot span spellcheck src srcdoc srclang srcset start " +
+    "step style tabindex target title translate type usemap value virtualkeyboardpolicy width wrap " +
+    "writingsuggestions xmlns align valign bgcolor background border cellpadding cellspacing frame " +
+    "rules summary nowrap text link vlink alink face clear hspace vspace marginwidth marginheight " +
+    "scrolling frameborder char charoff axis compact noshade datafld dataformatas datasrc language " +
+    "lowsrc longdesc event declare archive classid codebase codetype standby profile version " +
+    "manifest scheme noresize bordercolor leftmargin topmargin rightmargin bottommargin behavior " +
+    "direction scrollamount scrolldelay truespeed"
+  ).split(" "),
+);
+
+/**
+ * The attributes of {@link HTML_ATTRIBUTES} that act on any element, an unknown one too (HTML's
+ * global attributes): on an element HTML does not know (`<rule>`, `<example>`) only these, `on…`
+ * and `aria-…` are not kept, so `<example type="good">` stays as written.
+ */
+const GLOBAL_ATTRIBUTES: ReadonlySet<string> = new Set(
+  (
+    "accesskey anchor autocapitalize autocorrect autofocus class contenteditable dir draggable " +
+    "elementtiming enterkeyhint exportparts focusgroup hidden id inert inputmode interestfor is " +
+    "itemid itemprop itemref itemscope itemtype lang nonce part popover slot spellcheck style " +
+    "tabindex title translate virtualkeyboardpolicy writingsuggestions xmlns"
+  ).split(" "),
+);
+
+/** The URL schemes a kept `href` or `src` may name. */
+const IN_PLACE_SCHEMES: ReadonlySet<string> = new Set(["http", "https", "mailto"]);
+
+/** The most `<` {@link drawsInPlace} reads inside one tag before it holds the tag unread. */
+const MAX_INNER_OPENERS = 4;
+
+/** Whether `code` ends a tag's name or an attribute's for an HTML tokenizer: a blank, `/`, `>`. */
+function endsHtmlName(code: number): boolean {
+  return (
+    code === 0x20 ||
+    code === 0x09 ||
+    code === 0x0a ||
+    code === 0x0c ||
+    code === 0x0d ||
+    code === 0x2f ||
+    code === 0x3e
+  );
+}
+
+/**
+ * Whether the start tag whose ASCII `<` is at `lt` (a letter after it) is one a text not yours
+ * keeps as markup, read as an HTML tokenizer reads it (ASCII case folded, `/` between attributes,
+ * values quoted or not): its name one of {@link IN_PLACE_ELEMENTS} or none HTML knows
+ * ({@link HTML_ELEMENTS}), and each attribute one of {@link IN_PLACE_ATTRIBUTES} or a name HTML
+ * gives no attribute ({@link HTML_ATTRIBUTES}: `<rule path="…">`, `<Buffer 00 61>`). A tag not ended by `>` before
+ * the text's end, or holding more than {@link MAX_INNER_OPENERS} `<`, is not kept (linear).
+ */
+function drawsInPlace(text: string, lt: number): boolean {
+  const end = text.length;
+  let i = lt + 1;
+  // A `<` inside the tag is a letter of a name or value to a browser (`Array<Array<T>>` is one
+  // unknown element); past a few, the tag is held unread, so each character is read for a bounded
+  // number of tags (linear).
+  let inner = 0;
+  for (; i < end && !endsHtmlName(text.charCodeAt(i)); i++)
+    if (text.charCodeAt(i) === 0x3c && ++inner > MAX_INNER_OPENERS) return false;
+  const name = text.slice(lt + 1, i);
+  // A name with any character but ASCII letters and digits (`<https://…>`, `<v8::Value>`,
+  // `<my-widget>`) names no element of HTML, nor ever will (a custom element is defined by a
+  // script, held): an unknown element draws its content in place; so does a name HTML lists no
+  // element for (`Vec<String>`, `Result<T>`). Its attributes are read all the same.
+  const plain = /^[A-Za-z0-9]+$/.test(name);
+  const lower = name.toLowerCase();
+  // Whether HTML knows the element (and so its own attributes, not only the global ones).
+  const known = plain && HTML_ELEMENTS.has(lower);
+  if (known ? !IN_PLACE_ELEMENTS.has(lower) : FOREIGN_DASHED.has(lower)) return false;
+  const blank = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
+  for (;;) {
+    while (i < end && (blank(text.charCodeAt(i)) || text.charCodeAt(i) === 0x2f)) i++;
+    if (i >= end) return false;
+    if (text.charCodeAt(i) === 0x3e) return true;
+    // An attribute's name: its first character may be `=`, or a `<` (counted as any other: a
+    // run of `<a <a <a` was read to the text's end from each of its tags, quadratic).
+    const from = i;
+    if (text.charCodeAt(i++) === 0x3c && ++inner > MAX_INNER_OPENERS) return false;
+    for (; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (blank(c) || c === 0x2f || c === 0x3e || c === 0x3d) break;
+      if (c === 0x3c && ++inner > MAX_INNER_OPENERS) return false;
+    }
+    const key = text.slice(from, i).toLowerCase();
+    // A name HTML gives no attribute does nothing, whatever its value.
+    const acts =
+      (known ? HTML_ATTRIBUTES : GLOBAL_ATTRIBUTES).has(key) ||
+      key.startsWith("on") ||
+      key.startsWith("aria-");
+    if (acts && !IN_PLACE_ATTRIBUTES.has(key)) return false;
+    while (i < end && blank(text.charCodeAt(i))) i++;
+    if (text.charCodeAt(i) !== 0x3d) continue;
+    i++;
+    while (i < end && blank(text.charCodeAt(i))) i++;
+    const quote = text.charCodeAt(i);
+    const quoted = quote === 0x22 || quote === 0x27;
+    const start = quoted ? ++i : i;
+    for (; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x3c && ++inner > MAX_INNER_OPENERS) return false;
+      if (quoted ? c === quote : blank(c) || c === 0x3e) break;
+    }
+    if (i >= end) return false;
+    const value = text.slice(start, i);
+    if (quoted) i++;
+    if ((key === "href" || key === "src") && !inPlaceUrl(value)) return false;
+    // A size past a screen's pushes your words out of sight (`<img width="4000" height="20000">`).
+    if ((key === "width" || key === "height") && !inPlaceSize(value)) return false;
+    // Each candidate of a `srcset`: its URL, up to a blank (commas between candidates).
+    if (
+      key === "srcset" &&
+      !value.split(",").every((c) => inPlaceUrl(c.trim().split(/\s/)[0] ?? ""))
+    )
+      return false;
+  }
+}
+
+/** The largest `width` or `height` a kept tag may give, in pixels ({@link inPlaceSize}). */
+const MAX_IN_PLACE_SIZE = 2000;
+
+/**
+ * Whether a kept `width` or `height` value, read as a browser reads a dimension (blanks, then
+ * digits and a fraction, a `%` after them; the rest ignored: `100px;`), is at most
+ * {@link MAX_IN_PLACE_SIZE} pixels or 100 percent; with no digits a browser ignores it.
+ */
+function inPlaceSize(value: string): boolean {
+  const size = /^[\t\n\f\r ]*(\d+(?:\.\d*)?)(%?)/.exec(value);
+  if (size === null) return true;
+  return Number(size[1]) <= (size[2] === "%" ? 100 : MAX_IN_PLACE_SIZE);
+}
+
+/**
+ * Whether a kept `href` or `src` value names http(s), mailto, a fragment or a path: its scheme
+ * (before the first `:` ahead of any `/`, `?` or `#`, as a URL parser reads it: tabs and line
+ * breaks left out, leading controls and blanks skipped) one of {@link IN_PLACE_SCHEMES}, or none;
+ * a `&` there (a character reference may spell `javascript&colon;`) is not read through: not kept.
+ */
+function inPlaceUrl(value: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a URL parser skips these.
+  const url = value.replace(/[\t\n\r]/g, "").replace(/^[\u0000-\u0020]+/, "");
+  const head = /^[^/?#]*/.exec(url)?.[0] ?? "";
+  if (head.includes("&")) return false;
+  const colon = head.indexOf(":");
+  return colon === -1 || IN_PLACE_SCHEMES.has(head.slice(0, colon).toLowerCase());
+}
+
+/** Whether `code` is an ASCII letter. */
+function isAsciiLetterCode(code: number): boolean {
+  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+}
+
 /** The keys ({@link nameKey}) of {@link DOCUMENT_ELEMENTS}. */
 const PAGE_KEYS: ReadonlySet<string> = new Set(DOCUMENT_ELEMENTS.map(nameKey));
 
@@ -1917,6 +2237,16 @@ function heldOpeners(text: string, names: ReadonlySet<string>, documents?: numbe
     if (lastNamed && (!lastPage || pageStartTag(text, lt + opener, start))) {
       held.push(lt);
       if (lastPage) documents?.push(lt);
+    } else if (
+      page &&
+      first === 0x3c &&
+      isAsciiLetterCode(text.charCodeAt(lt + 1)) &&
+      !drawsInPlace(text, lt)
+    ) {
+      // A start tag that draws anything but its content in place (rev82f F1, F4): held as the
+      // page's elements are, by the HTML tokenizer's reading of it.
+      held.push(lt);
+      documents?.push(lt);
     }
     // An opener inside the run is read as the opener of its own tag, as a second escape would
     // (`<∕/rules>`: `∕/rules>` is a closer too; review rev56b F2). The name holds no opener: go

@@ -28,7 +28,7 @@ const WRAPS = [
   "```text\n{{> base}}\n```",
   "~~~\n{{> base}}\n~~~",
   "<pre>\n\n{{> base}}\n\n</pre>",
-  "<textarea>\n{{> base}}\n</textarea>",
+  "<details>\n{{> base}}\n</details>",
   "````\n{{> base}}\n````",
 ];
 
@@ -42,6 +42,10 @@ describe("hostile repository: your text printed in the project's code is left ou
       expect(await leftOut(override(wrap))).toBe(1);
     });
   }
+
+  it("project_context override: a <textarea> is written &lt; (rev82f F1, F4): your text is shown, no warning", async () => {
+    expect(await leftOut(override("<textarea>\n{{> base}}\n</textarea>"))).toBe(0);
+  });
 
   it("your own section under the project's, printed in a fence, warns", async () => {
     const files = {

@@ -32,12 +32,13 @@ describe("hostile repository: the closer added after a repository's text opens n
     const root = tempDir();
     writeFiles(root, {
       "project/.git/HEAD": "ref: refs/heads/main\n",
-      "project/AGENTS.md": "# Notes\n\n<script>\nx\n",
+      // A `<script>` one is written `&lt;script>` since rev82f F4: `<pre>` runs to its end tag too.
+      "project/AGENTS.md": "# Notes\n\n<pre>\nx\n",
       "project/.cursorrules": "Style.\n<![CDATA[\n",
       "project/.windsurfrules": "Other.\n<?php\n",
     });
     const result = await renderSystemPrompt(pinned(root, { projectTrusted: false }));
-    expect(result.text).toContain("<script>\nx\n</script>\n\n</repository_instructions>");
+    expect(result.text).toContain("<pre>\nx\n</pre>\n\n</repository_instructions>");
     expect(result.text).toContain("<![CDATA[\n]]>\n\n</rule>");
     expect(result.text).toContain("<?php\n?>\n\n</rule>");
     for (const s of result.sections)

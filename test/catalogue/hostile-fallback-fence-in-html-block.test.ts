@@ -148,13 +148,20 @@ describe("hostile repository: a fallback's rewrite leaves no fence open", () => 
       return {
         rule: placeOf(result.text, "MY-RULE"),
         codes: result.diagnostics.map((d) => d.code),
-        endTagsInside: tagLinesInside(result.text, (line) => /^<\/[a-z_]+>$/.test(line)),
+        // The prompt's end tags (the text's own `</pre>` ends its `<pre>` block, printed as
+        // written now that no fallback rewrites the text: rev82f F1).
+        endTagsInside: tagLinesInside(
+          result.text,
+          (line) => /^<\/[a-z_]+>$/.test(line) && line !== "</pre>",
+        ),
       };
     };
+    // rev66e's `<plaintext>` is written `&lt;` since rev82f F1 (page-tag-escaped): it opens
+    // nothing, so no fallback rewrites the text; your rule reads as after a plain one all the same.
     const hostile = await place(`Intro\n\n<pre>\n\`\`\`\n</pre>\n\nMore.\n\n${PLAINTEXT}`);
     const plain = await place("Intro\n");
-    expect(hostile.codes).toContain("context-markup-as-text");
+    expect(hostile.codes).toContain("page-tag-escaped");
     expect(hostile.rule).toEqual(plain.rule);
-    expect(hostile.endTagsInside).toEqual([]);
+    expect(hostile.endTagsInside, JSON.stringify(hostile.endTagsInside)).toEqual([]);
   });
 });

@@ -35,7 +35,9 @@ describe("hostile repository: the closers at a text's end are bounded", () => {
     const root = tempDir();
     writeFiles(root, {
       "project/.git/HEAD": "ref: refs/heads/main\n",
-      "project/AGENTS.md": objects(2000),
+      // `<div hidden>` and `<object>` are written `&lt;` since rev82f F1 (page-tag-escaped):
+      // `<details>`, kept, is closed by the same closers.
+      "project/AGENTS.md": `Notes.\n\n${"<details>".repeat(2001)}\n`,
       "agent/skills/deploy/SKILL.md":
         "---\nname: deploy\ndescription: Qzskill deploy safely.\n---\nbody\n",
     });

@@ -12,6 +12,8 @@ import { expandProjectTemplate } from "./_expand-project.js";
 // longer name (`</divider>`). Review rev58b (F3): after a mid-line `a <?x`
 // (text to a Markdown reader) nothing later was read at all. No closer was
 // added, and your skill stayed inside `<div hidden>`, `--untrusted` too.
+// Since rev82f F1, F4 a `hidden` attribute is not kept in a text not yours (its `<` is written
+// `&lt;`): the cases hide with `<details>`, kept, which the same closers end.
 
 function withLine(text: string, line: string): string {
   return `${text}${text.endsWith("\n") ? "" : "\n"}${line}\n`;
@@ -22,31 +24,31 @@ const blocks = { withLine, close: (text: string) => text };
 
 describe("hostile repository: an end tag no reader takes does not close a never-shown element", () => {
   const tails: Record<string, string> = {
-    comment: "<div hidden>\n<!-- </div> -->\n",
-    attribute: '<div hidden>\n<span title="</div>">x</span>\n',
-    "code span": "<div hidden>\n\nUse `</div>` to end a block.\n",
-    "code span over lines": "<div hidden>\n\nUse ``x\nthen </div>\ny`` here.\n",
-    fence: "<div hidden>\n\n```html\n</div>\n```\n",
-    indented: "<div hidden>\n\nText.\n\n    </div>\n",
-    "longer name": "<div hidden>\n\nSee </divider>.\n",
-    "after a mid-line <?": "Notes: a <?x there.\n\n<div hidden>\n",
-    "after a mid-line CDATA": "Notes: a <![CDATA[ there.\n\n<div hidden>\n",
+    comment: "<details>\n<!-- </details> -->\n",
+    attribute: '<details>\n<span title="</details>">x</span>\n',
+    "code span": "<details>\n\nUse `</details>` to end a block.\n",
+    "code span over lines": "<details>\n\nUse ``x\nthen </details>\ny`` here.\n",
+    fence: "<details>\n\n```html\n</details>\n```\n",
+    indented: "<details>\n\nText.\n\n    </details>\n",
+    "longer name": "<details>\n\nSee </detailsx>.\n",
+    "after a mid-line <?": "Notes: a <?x there.\n\n<details>\n",
+    "after a mid-line CDATA": "Notes: a <![CDATA[ there.\n\n<details>\n",
     // Review rev59a F3: a short comment at the very end left the element unasked.
-    "short comment at the end": "<div hidden>\nx <!---->",
-    "short spaced comment at the end": "<div hidden>\nx <!-- -->",
-    "comment opener at the end": "<div hidden>\n\n<!--",
+    "short comment at the end": "<details>\nx <!---->",
+    "short spaced comment at the end": "<details>\nx <!-- -->",
+    "comment opener at the end": "<details>\n\n<!--",
     // Review rev59b F3: a mid-line opener "closed" paragraphs later is text to a Markdown reader.
-    "<? closed paragraphs later": "Notes: a <?x there.\n\n<div hidden>\n\nend ?> here.\n",
-    "CDATA closed paragraphs later": "Notes: a <![CDATA[ there.\n\n<div hidden>\n\nend ]]> here.\n",
-    "comment closed paragraphs later": "Notes: a <!-- there.\n\n<div hidden>\n\nend --> here.\n",
+    "<? closed paragraphs later": "Notes: a <?x there.\n\n<details>\n\nend ?> here.\n",
+    "CDATA closed paragraphs later": "Notes: a <![CDATA[ there.\n\n<details>\n\nend ]]> here.\n",
+    "comment closed paragraphs later": "Notes: a <!-- there.\n\n<details>\n\nend --> here.\n",
     // Review rev59b F2: end tags a Markdown reader prints as text.
-    "backslash escape": "<div hidden>\n\nx \\</div>\n",
-    "link destination": "<div hidden>\n\n[a](</div>)\n",
-    "end tag with an attribute": "<div hidden>\n\nx </div x>\n",
-    "end tag with a slash": "<div hidden>\n\nx </div/>\n",
+    "backslash escape": "<details>\n\nx \\</details>\n",
+    "link destination": "<details>\n\n[a](</details>)\n",
+    "end tag with an attribute": "<details>\n\nx </details x>\n",
+    "end tag with a slash": "<details>\n\nx </details/>\n",
   };
   for (const [what, tail] of Object.entries(tails)) {
-    it(`an untrusted AGENTS.md ending in a <div hidden> with an end tag in a ${what}: your skill outside it`, async () => {
+    it(`an untrusted AGENTS.md ending in a <details> with an end tag in a ${what}: your skill outside it`, async () => {
       const root = tempDir();
       writeFiles(root, {
         "project/.git/HEAD": "ref: refs/heads/main\n",
@@ -55,7 +57,7 @@ describe("hostile repository: an end tag no reader takes does not close a never-
           "---\nname: deploy\ndescription: Deploy safely; never push to main.\n---\nbody\n",
       });
       const { text } = await renderSystemPrompt(pinned(root, { projectTrusted: false }));
-      expect(depthAt(text, "div", "Deploy safely")).toBe(0);
+      expect(depthAt(text, "details", "Deploy safely")).toBe(0);
     });
   }
 
@@ -83,7 +85,7 @@ describe("hostile repository: an end tag no reader takes does not close a never-
     const root = tempDir();
     writeFiles(root, {
       "project/.git/HEAD": "ref: refs/heads/main\n",
-      "project/.pi/sections/usec.md": "<div hidden>\n<!-- </div> -->\n\n{{> base}}\n",
+      "project/.pi/sections/usec.md": "<details>\n<!-- </details> -->\n\n{{> base}}\n",
       "agent/sections/usec.md": "---\ntag: usec\n---\nUSER-SECTION never push to main.\n",
     });
     const { diagnostics } = await renderSystemPrompt(pinned(root));
@@ -92,8 +94,8 @@ describe("hostile repository: an end tag no reader takes does not close a never-
 
   it("a project section over yours: an end tag in a code span or an indented line does not count either (rev59b F12)", async () => {
     for (const body of [
-      "<div hidden>\n\nUse `</div>` to end it.\n\n{{> base}}\n",
-      "<div hidden>\n\nText.\n\n    </div>\n\n{{> base}}\n",
+      "<details>\n\nUse `</details>` to end it.\n\n{{> base}}\n",
+      "<details>\n\nText.\n\n    </details>\n\n{{> base}}\n",
     ]) {
       const root = tempDir();
       writeFiles(root, {
@@ -109,12 +111,12 @@ describe("hostile repository: an end tag no reader takes does not close a never-
     }
   });
 
-  it("a slash template: your words after a <div hidden> 'closed' in a comment are moved out with a warning", () => {
+  it("a slash template: your words after a <details> 'closed' in a comment are moved out with a warning", () => {
     const out = expandProjectTemplate(
-      "<div hidden><!-- </div> -->\n\n$ARGUMENTS\n",
+      "<details><!-- </details> -->\n\n$ARGUMENTS\n",
       "/t never push to main",
     );
     expect(out.diagnostics.map((d) => d.code)).toEqual(["arguments-hidden"]);
-    expect(depthAt(out.text, "div", "never push")).toBe(0);
+    expect(depthAt(out.text, "details", "never push")).toBe(0);
   });
 });

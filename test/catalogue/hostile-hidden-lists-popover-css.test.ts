@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { closeOpenBlocks } from "../../src/_fence.js";
 import { withoutHidden } from "../../src/sections/user-text.js";
 import { oracleHidden } from "../_oracle/hidden-oracle.js";
-import { expandProjectTemplate, expectMovedOut } from "./_expand-project.js";
+import { expandProjectTemplate } from "./_expand-project.js";
 
 // Reviews rev58c F5 and rev58f F5 (low): the hand lists of what no HTML reader
 // shows missed `<div popover>` (shown only when a script opens it), `<canvas>`
@@ -54,10 +54,18 @@ describe("hostile repository: popover, canvas, datalist and hiding styles in CSS
     }
   });
 
-  it("a slash template cannot wrap your arguments in them: moved out, with arguments-hidden", () => {
+  it("a slash template cannot wrap your arguments in them: written &lt; since rev82f F1 (page-tag-escaped), your words shown", () => {
+    // Each is a start tag that draws nothing in place (`popover`, `style`, `<canvas>`,
+    // `<datalist>`): its `<` is written `&lt;` wherever it stands in a text not yours.
     for (const [open, close] of MISSED) {
       const content = `Review this.\n${open}\n$ARGUMENTS\n${close}\nDone.\n`;
-      expectMovedOut(expandProjectTemplate(content, "/t do NOT touch the database"), content);
+      const out = expandProjectTemplate(content, "/t do NOT touch the database");
+      expect(out.text, content).toContain(`&lt;${open.slice(1)}\ndo NOT touch the database`);
+      expect(oracleHidden(out.text, "NOT"), content).toBe("shown");
+      expect(
+        out.diagnostics.map((d) => d.code),
+        content,
+      ).toEqual(["page-tag-escaped"]);
     }
   });
 

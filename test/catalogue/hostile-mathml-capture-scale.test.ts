@@ -81,7 +81,12 @@ describe("hostile repository: MathML hides, and a text captures the prompt after
         false,
       );
       for (const marker of MARKERS) outside(result.text, marker);
-      expect(result.text, end).toContain(`Build with make. ${end}\n<!----></`);
+      // `<marquee>`, `<applet>`, `<math>` draw anything but in place: written `&lt;` since
+      // rev82f F1, with page-tag-escaped (and MathML's token elements, `<mi>`, with them: fx88a).
+      if (/^<(marquee|applet|math)/.test(end)) {
+        expect(result.text, end).toContain(`Build with make. ${end.replaceAll("<", "&lt;")}`);
+        expect(result.diagnostics.map((d) => d.code)).toContain("page-tag-escaped");
+      } else expect(result.text, end).toContain(`Build with make. ${end}\n<!----></`);
       // In a code span, only a raw reader opens it: written as text, with the warning.
       const spanned = await render(
         { "project/AGENTS.md": `# Project\n\nBuild with make. \`${end}\`\n` },
@@ -89,8 +94,11 @@ describe("hostile repository: MathML hides, and a text captures the prompt after
       );
       for (const marker of MARKERS) outside(spanned.text, marker);
       expect(spanned.text, end).toContain(`Build with make. \`&lt;${end.slice(1, 4)}`);
+      const warning = /^<(marquee|applet|math)/.test(end)
+        ? "page-tag-escaped"
+        : "context-markup-as-text";
       expect(
-        spanned.diagnostics.some((d) => d.code === "context-markup-as-text"),
+        spanned.diagnostics.some((d) => d.code === warning),
         end,
       ).toBe(true);
     }
@@ -134,10 +142,12 @@ describe("hostile repository: MathML hides, and a text captures the prompt after
       const out = expandPromptTemplateResult("/t QZ-ARG but never touch prod", [
         { name: "t", content, source: "project", filePath: "/p/.pi/prompts/t.md" },
       ]);
-      expect(
-        out.diagnostics.map((d) => d.code),
-        content,
-      ).toEqual(["arguments-hidden"]);
+      // `<math>` is written `&lt;math>` since rev82f F1 (page-tag-escaped); the guard still moves
+      // your words out of the unknown elements left open after it.
+      expect(out.diagnostics.map((d) => d.code).sort(), content).toEqual([
+        "arguments-hidden",
+        "page-tag-escaped",
+      ]);
       const names = elementChain(out.text, "QZ-ARG") ?? [];
       expect(
         names.filter((n) => /^(mphantom|annotation|semantics)$/.test(n)),

@@ -159,17 +159,27 @@ describe("hostile repository: no start tag of its acts on the whole page (rev80c
     expect(warned(result)).toEqual([]);
   });
 
-  it("keeps end tags, other elements and a <template> without a shadow root as written", async () => {
+  it("keeps end tags and other names as written", async () => {
     const { result } = await render(
       {
         "project/AGENTS.md":
-          "# P\n\nClose with `</body>` and `</html>`; use `<template>x</template>` and `<metadata>` and `<styles>`.\n",
+          "# P\n\nClose with `</body>` and `</html>`; use `</template>` and `<metadata>` and `<styles>`.\n",
       },
       false,
     );
     expect(result.text).toContain(
-      "Close with `</body>` and `</html>`; use `<template>x</template>` and `<metadata>` and `<styles>`.",
+      "Close with `</body>` and `</html>`; use `</template>` and `<metadata>` and `<styles>`.",
     );
     expect(warned(result)).toEqual([]);
+  });
+
+  // rev82f F1, F4 (fx87a): a `<template>` without a shadow root draws nothing in place either.
+  it("a <template> without a shadow root is text too, said at its line", async () => {
+    const { result } = await render(
+      { "project/AGENTS.md": "# P\n\nUse `<template>x</template>` here.\n" },
+      false,
+    );
+    expect(result.text).toContain("Use `&lt;template>x</template>` here.");
+    expect(warned(result)).toEqual(["project/AGENTS.md:3"]);
   });
 });

@@ -98,14 +98,13 @@ describe("hostile repository: a project's section over yours is judged on what s
     }
   });
 
-  it("F12: {{> base}} inside <?…?>, CDATA, a declaration, a <script> or a <style> is not shown", async () => {
+  it("F12: {{> base}} inside <?…?>, CDATA, a declaration or a <details> is not shown; in a <script> or a <style>, written &lt;, it is", async () => {
     const hides = [
       "<?ignore\n{{> base}}\n?>\nproject words\n",
       "<![CDATA[\n{{> base}}\n]]>\nproject words\n",
       "<!IGNORE\n{{> base}}\n>\nproject words\n",
-      '<script type="text/x-obsolete">\n{{> base}}\n</script>\nproject words\n',
-      '<SCRIPT type="text/x-obsolete">\n{{> base}}\n</Script >\nproject words\n',
-      "<template>\n{{> base}}\n</template>\nproject words\n",
+      "<details>\n{{> base}}\n</details>\nproject words\n",
+      "<DETAILS>\n\n{{> base}}\n\n</Details >\nproject words\n",
       "Project words <?x {{> base}} ?> and more.\n",
     ];
     for (const body of hides) {
@@ -126,6 +125,16 @@ describe("hostile repository: a project's section over yours is judged on what s
     });
     expect(styled.text).toContain("&lt;style>\nMY-LINE-ONE");
     expect(styled.left).toEqual([]);
+    // rev82f F1, F4: a `<script>` or `<template>` start tag draws nothing in place: written `&lt;`.
+    for (const body of [
+      '<script type="text/x-obsolete">\n{{> base}}\n</script>\nproject words\n',
+      '<SCRIPT type="text/x-obsolete">\n{{> base}}\n</Script >\nproject words\n',
+      "<template>\n{{> base}}\n</template>\nproject words\n",
+    ]) {
+      const escaped = await render({ "agent/sections/usec.md": YOURS, ...project(body) });
+      expect(escaped.text, body).toContain(`&lt;${body.slice(1, body.indexOf("\n"))}\nMY-LINE-ONE`);
+      expect(escaped.left, body).toEqual([]);
+    }
     // Your body holding such a run reads alike on both sides: printed, no warning.
     const mine =
       "---\norder: 65\n---\nMY-LINE-ONE\n<?note to self?>\n<script>x()</script>\nMY-LINE-TWO\n";

@@ -12,7 +12,13 @@ import { swallowed } from "./_commonmark.js";
 // warning names the file. A section's tags stay raw: a trusted project's
 // body may write them by design.
 
-const ENDINGS = ["```", "~~~~", "<!--", "<pre>", "<script>"];
+// A `<script>` start tag is written `&lt;` since rev82f F4 (it draws nothing in place), with
+// page-tag-escaped: nothing is left open. `<details>`, kept, is left open and closed.
+const ENDINGS = ["```", "~~~~", "<!--", "<pre>", "<details>", "<script>"];
+
+/** The warning a text ending in `ending` gets: the closers', or the draw-in-place reading's. */
+const said = (ending: string) =>
+  ending === "<script>" ? "page-tag-escaped" : "project-section-open";
 
 async function render(files: Record<string, string>) {
   const root = tempDir();
@@ -39,7 +45,7 @@ describe("hostile repository: a trusted project's section or partial leaves noth
       for (const needle of ["USER-AGENTS-MARKER", "Current working directory"])
         expect(swallowed(result.text, needle), needle).toBe(false);
       expect(unclosedComment(result.text)).toBe(false);
-      const warning = result.diagnostics.find((d) => d.code === "project-section-open");
+      const warning = result.diagnostics.find((d) => d.code === said(ending));
       expect(warning?.path).toMatch(/psec\.md$/);
     });
   }
@@ -54,8 +60,9 @@ describe("hostile repository: a trusted project's section or partial leaves noth
     for (const needle of ["End of team notes.", "USER-AGENTS-MARKER", "Current working directory"])
       expect(swallowed(result.text, needle), needle).toBe(false);
     expect(unclosedComment(result.text)).toBe(false);
-    const warning = result.diagnostics.find((d) => d.code === "project-section-open");
-    expect(warning?.message).toContain('partial "notes"');
+    const warning = result.diagnostics.find((d) => d.code === said(ending));
+    if (ending === "<script>") expect(warning?.path).toMatch(/notes\.md$/);
+    else expect(warning?.message).toContain('partial "notes"');
   });
 
   it("your own section that ends with a fence is yours: no warning, printed as written", async () => {

@@ -36,17 +36,20 @@ const mySection =
 
 const next = '<instructions path="r.mdc">\nQZ-GLOB-RULE: typed.\n</instructions>';
 
+// The third: written `&lt;` since rev82f F1, F4 (a `style` or `dir` attribute, `<bdo>`, draws
+// anything but in place), with page-tag-escaped, instead of ended.
 const TAGS = [
-  ["<del>", "del"],
-  ["<kbd>", "kbd"],
-  ['<span style="color:white">', "span"],
-  ["<bdo dir=rtl>", "bdo"],
-  ["<sub>", "sub"],
-  ['<t style="color:white">', "t"],
+  ["<del>", "del", false],
+  ["<kbd>", "kbd", false],
+  ['<span style="color:white">', "span", true],
+  ["<bdo dir=rtl>", "bdo", true],
+  ["<sub>", "sub", false],
+  ['<t style="color:white">', "t", true],
+  ['<span lang="ar">', "span", false],
 ] as const;
 
 describe("hostile repository: an element only a raw HTML reader opens, of any kind, is ended after the text (rev80c F2)", () => {
-  for (const [tag, name] of TAGS)
+  for (const [tag, name, escaped] of TAGS)
     it(`a trusted project's .pi/SYSTEM.md naming \`${tag}\` in a code span: your AGENTS.md, sections and <cwd> are not in <${name}>`, async () => {
       const result = await render(
         {
@@ -57,8 +60,11 @@ describe("hostile repository: an element only a raw HTML reader opens, of any ki
         true,
       );
       expectOutside(result.text, ["MYRULE", "MYSEC-MARK", "Current working directory"], [name]);
-      // Shown as written to a Markdown reader: ended, not escaped.
-      expect(result.text).toContain(`\`${tag}\``);
+      // Shown as written to a Markdown reader: ended, not escaped; or escaped, with the warning.
+      if (escaped) {
+        expect(result.text).toContain(`\`&lt;${tag.slice(1)}\``);
+        expect(result.diagnostics.map((d) => d.code)).toContain("page-tag-escaped");
+      } else expect(result.text).toContain(`\`${tag}\``);
     });
 
   for (const [tag, name] of [
@@ -82,7 +88,8 @@ describe("hostile repository: an element only a raw HTML reader opens, of any ki
     const result = await render(
       {
         "agent/sections/mysec.md": mySection,
-        "project/AGENTS.md": "# Project\n\nUse `<x dir=rtl>` and then `<x>` here.\n",
+        // (`dir` is not kept since rev82f F1: `lang` is, and draws in place.)
+        "project/AGENTS.md": "# Project\n\nUse `<x lang=ar>` and then `<x>` here.\n",
       },
       false,
     );

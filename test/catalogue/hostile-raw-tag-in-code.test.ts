@@ -24,12 +24,25 @@ const mySection =
   "---\norder: 95\n---\nIntro.\n\n{{#each contextFiles}}\nFrom {{path}}: {{content}} QZ-NEVER push to main.\n\nQZ-NEXT: yours wins.\n\n{{/each}}\n";
 
 describe("hostile repository: a tag a raw HTML reading takes in code or over a blank line hides none of your words after the text (fx71a, rev70a F2)", () => {
-  for (const [name, agents] of [
-    ["a code span", "Build.\n\nUse `<span hidden>` for notes."],
-    ["a fenced code block", "Build.\n\n```html\n<details>\n```\n\nThat is all."],
-    ["an indented code block", "Build.\n\n    <template>\n\nThat is all."],
-    ["a tag over a blank line", "Build.\n\n<span\n\nhidden x> notes."],
-    ["a script in a code span", "Build.\n\nAdd `<script>` to the page."],
+  // A tag that draws nothing in place (a `hidden` attribute, `<template>`, `<script>`) is written
+  // `&lt;` wherever it stands since rev82f F1, F4, with page-tag-escaped; `<details>`, kept, is
+  // judged by the raw reading as before.
+  for (const [name, agents, code] of [
+    ["a code span", "Build.\n\nUse `<details>` for notes.", "context-markup-as-text"],
+    ["a code span (hidden)", "Build.\n\nUse `<span hidden>` for notes.", "page-tag-escaped"],
+    [
+      "a fenced code block",
+      "Build.\n\n```html\n<details>\n```\n\nThat is all.",
+      "context-markup-as-text",
+    ],
+    ["an indented code block", "Build.\n\n    <details>\n\nThat is all.", "context-markup-as-text"],
+    [
+      "an indented code block (template)",
+      "Build.\n\n    <template>\n\nThat is all.",
+      "page-tag-escaped",
+    ],
+    ["a tag over a blank line (hidden)", "Build.\n\n<span\n\nhidden x> notes.", "page-tag-escaped"],
+    ["a script in a code span", "Build.\n\nAdd `<script>` to the page.", "page-tag-escaped"],
   ] as const) {
     it(`an untrusted AGENTS.md with ${name}: your words after {{content}} are shown to a raw HTML reading`, async () => {
       const result = await render(
@@ -38,8 +51,10 @@ describe("hostile repository: a tag a raw HTML reading takes in code or over a b
       );
       for (const marker of ["QZ-NEVER", "QZ-NEXT", "Current working directory"])
         expect(rawHidden(result.text, marker), `${name}: ${marker}`).toBe(false);
-      const said = result.diagnostics.find((d) => d.code === "context-markup-as-text");
-      expect(said?.message).toContain("HTML parser of the raw prompt");
+      const said = result.diagnostics.find((d) => d.code === code);
+      expect(said?.path, name).toContain("AGENTS.md");
+      if (code === "context-markup-as-text")
+        expect(said?.message).toContain("HTML parser of the raw prompt");
     });
   }
 
@@ -67,7 +82,8 @@ describe("hostile repository: a tag a raw HTML reading takes in code or over a b
   });
 
   it("a code span naming an element that hides nothing is printed as written", async () => {
-    const text = 'Build.\n\nWrap it in a `<div>`, or `<span class="x">`, then `</div>`.';
+    // (`class` is not kept since rev82f F1: a reader's style sheet may hide by class.)
+    const text = 'Build.\n\nWrap it in a `<div>`, or `<span lang="x">`, then `</div>`.';
     const result = await render(
       { "agent/sections/mysec.md": mySection, "project/AGENTS.md": text },
       false,

@@ -10,6 +10,9 @@ import { rawHidden } from "./_raw-reading.js";
 // the hidden div, the script or the template for that parser, with no `arguments-hidden` warning:
 // the guard read only the Markdown's HTML. Now the template is read raw too, by the one raw
 // reading a repository's text is closed by (rawHidingTags), and such a tag's `<` is written `&lt;`.
+// Since rev82f F1, F4 a tag that draws nothing in place (`<div hidden>`, `<script>`, `<template>`)
+// is written `&lt;` wherever it stands, with `page-tag-escaped`; the raw reading's cases use
+// `<details>`, kept, which hides what follows it as they did.
 
 const MARKER = "QzArgsMarker";
 
@@ -20,6 +23,24 @@ function expansionHidden(text: string, marker: string): boolean | undefined {
 
 describe("hostile repository: a slash template's tag a raw HTML reading takes hides none of your typed words (rev72c F1, F2)", () => {
   it("a tag CommonMark reads as text, a code span, a code block: your words shown, with the warning", () => {
+    for (const content of [
+      "x <details/x>\n\n$ARGUMENTS\n",
+      "Notes: <details x=a=b>\n\n$ARGUMENTS\n",
+      "Load with a `<details>` tag.\n\n$ARGUMENTS\n",
+      "- Use `<details>` for notes.\n\n$ARGUMENTS\n",
+      "```html\n<details>\n```\n\n$ARGUMENTS\n",
+    ]) {
+      const out = expandProjectTemplate(content, `/t ${MARKER} never force-push`);
+      expect(expansionHidden(out.text, MARKER), `${content}\n->\n${out.text}`).toBe(false);
+      expect(
+        out.diagnostics.map((d) => d.code),
+        content,
+      ).toEqual(["arguments-hidden"]);
+      expect(out.diagnostics[0]?.path, content).toBe("/p/.pi/prompts/t.md");
+    }
+  });
+
+  it("a tag that draws nothing in place (rev82f F1, F4) is written &lt; wherever it stands: your words shown, with page-tag-escaped", () => {
     for (const content of [
       "x <div/hidden>\n\n$ARGUMENTS\n",
       "Notes: <div x=a=b hidden>\n\n$ARGUMENTS\n",
@@ -33,17 +54,18 @@ describe("hostile repository: a slash template's tag a raw HTML reading takes hi
     ]) {
       const out = expandProjectTemplate(content, `/t ${MARKER} never force-push`);
       expect(expansionHidden(out.text, MARKER), `${content}\n->\n${out.text}`).toBe(false);
+      expect(out.text, content).toContain("&lt;");
       expect(
         out.diagnostics.map((d) => d.code),
         content,
-      ).toEqual(["arguments-hidden"]);
+      ).toEqual(["page-tag-escaped"]);
       expect(out.diagnostics[0]?.path, content).toBe("/p/.pi/prompts/t.md");
     }
   });
 
   it("names the template's line of the tag", () => {
     const out = expandProjectTemplate(
-      "Intro.\n\nLoad with `<script>`.\n\n$ARGUMENTS\n",
+      "Intro.\n\nLoad with `<details>`.\n\n$ARGUMENTS\n",
       `/t ${MARKER}`,
     );
     expect(out.diagnostics[0]?.line).toBe(3);
@@ -52,9 +74,9 @@ describe("hostile repository: a slash template's tag a raw HTML reading takes hi
   it("a code sample that hides nothing after it, or markup the template closes itself, is kept as written, with no warning", () => {
     for (const content of [
       "Use `<span>` and `<b>` here.\n\n$ARGUMENTS\n",
-      "Load with `<script></script>` tags.\n\n$ARGUMENTS\n",
-      "```html\n<div hidden>notes</div>\n```\n\n$ARGUMENTS\n",
-      "Fix: $ARGUMENTS\n\n```html\n<script>\n```\n",
+      "Load with `<details></details>` tags.\n\n$ARGUMENTS\n",
+      "```html\n<details>notes</details>\n```\n\n$ARGUMENTS\n",
+      "Fix: $ARGUMENTS\n\n```html\n<details>\n```\n",
     ]) {
       const out = expandProjectTemplate(content, `/t ${MARKER}`);
       expect(out.diagnostics, content).toEqual([]);

@@ -24,11 +24,14 @@ function project() {
   writeFiles(base, {
     "p/.git/HEAD": "ref: refs/heads/main\n",
     "p/AGENTS.md": "# root\n",
-    "p/sub/AGENTS.md": "# sub\n\nBuild with make; see <span hidden\n",
-    "p/.cursor/rules/deploy.mdc": '---\nglobs: "**/*.txt"\n---\nDeploy notes; see <span hidden\n',
+    // An unended declaration (`<!x`), which the closers write as text (their fallback). An unended
+    // start tag (`<span hidden`) is written `&lt;` by the draw-in-place reading since rev82f F1,
+    // F4, with page-tag-escaped, before the closers look: it no longer reaches the fallback.
+    "p/sub/AGENTS.md": "# sub\n\nBuild with make; see <!x hidden\n",
+    "p/.cursor/rules/deploy.mdc": '---\nglobs: "**/*.txt"\n---\nDeploy notes; see <!x hidden\n',
     "p/sub/g.txt": "y\n",
     "p/.pi/skills/draft/SKILL.md":
-      "---\nname: draft\ndescription: Drafts things.\n---\nDraft it; see <span hidden\n",
+      "---\nname: draft\ndescription: Drafts things.\n---\nDraft it; see <!x hidden\n",
     "home/.pi/agent/rules/mine.md":
       '---\nglobs: "**/*.txt"\n---\nMINE: list them.\n\nUse <tools> as the placeholder.\n',
   });
@@ -81,8 +84,8 @@ describe("a rule, a nested AGENTS.md, a skill and a tool's result that fall back
     const said: Diagnostic[] = [];
     const text = formatTouched(touched.files, cwd, undefined, (d) => said.push(d));
     // The premise: the unended tags are written as text.
-    expect(text).toContain("Deploy notes; see &lt;span hidden");
-    expect(text).toContain("Build with make; see &lt;span hidden");
+    expect(text).toContain("Deploy notes; see &lt;!x hidden");
+    expect(text).toContain("Build with make; see &lt;!x hidden");
     expect(codes(said).sort()).toEqual(["context-markup-as-text", "rule-markup-as-text"]);
     expect(said.find((d) => d.code === "rule-markup-as-text")?.path).toBe(
       join(cwd, ".cursor/rules/deploy.mdc"),
@@ -104,7 +107,7 @@ describe("a rule, a nested AGENTS.md, a skill and a tool's result that fall back
     });
     // A home with no rule of yours: only the repository's glob rule comes.
     const out = await runHook("claude-code", input, { ...where, home: tempDir() });
-    expect(out.reply).toContain("Deploy notes; see &lt;span hidden");
+    expect(out.reply).toContain("Deploy notes; see &lt;!x hidden");
     expect(out.note).toContain(join(cwd, ".cursor/rules/deploy.mdc"));
     expect(out.note).toContain("&lt;");
   });
@@ -118,7 +121,7 @@ describe("a rule, a nested AGENTS.md, a skill and a tool's result that fall back
       home,
       onDiagnostic: (d) => said.push(d),
     });
-    expect(text).toContain("Draft it; see &lt;span hidden");
+    expect(text).toContain("Draft it; see &lt;!x hidden");
     expect(codes(said)).toEqual(["skill-markup-as-text"]);
     expect(said[0]?.path).toBe(join(cwd, ".pi/skills/draft/SKILL.md"));
   });

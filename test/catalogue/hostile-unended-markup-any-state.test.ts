@@ -68,8 +68,10 @@ describe("hostile repository: a repository text ending in any unended markup hid
     expect(result.text).toContain("Project notes; see &lt;span hidden");
     for (const marker of ["QZ-MINE", "Current working directory"])
       expect(rawReading(result.text, marker)?.hidden, marker).toBe(false);
-    const said = result.diagnostics.find((d) => d.code === "project-section-open");
-    expect(said?.message).toContain("left unended");
+    // Since rev82f F1, F4 a start tag not ended before the text's end is held unread: its `<` is
+    // written `&lt;` by the draw-in-place reading, with page-tag-escaped, before the closers look.
+    const said = result.diagnostics.find((d) => d.code === "page-tag-escaped");
+    expect(said?.path).toContain("notes.md");
   });
 
   it("F2: a trusted project's SYSTEM.md ending `see <span hidden`: the prompt after it is shown", async () => {
@@ -79,7 +81,7 @@ describe("hostile repository: a repository text ending in any unended markup hid
     );
     expect(result.text).toContain("You are a build bot; see &lt;span hidden");
     expect(rawReading(result.text, "Current working directory")?.hidden).toBe(false);
-    expect(result.diagnostics.map((d) => d.code)).toContain("project-section-open");
+    expect(result.diagnostics.map((d) => d.code)).toContain("page-tag-escaped");
   });
 
   it("F2: an untrusted AGENTS.md ending `see <span hidden`: the builtin sentences after it are shown", async () => {
@@ -89,13 +91,17 @@ describe("hostile repository: a repository text ending in any unended markup hid
     );
     expect(result.text).toContain("Build with make; see &lt;span hidden");
     expect(rawReading(result.text, "Current working directory")?.hidden).toBe(false);
-    expect(result.diagnostics.map((d) => d.code)).toContain("context-markup-as-text");
+    expect(result.diagnostics.map((d) => d.code)).toContain("page-tag-escaped");
   });
 
+  // An unended start tag (an ASCII letter after `<`) is written `&lt;` by the draw-in-place
+  // reading since rev82f F1, F4, with page-tag-escaped; the other states by the closers.
+  const startTag = (tail: string) => /<[A-Za-z]/.test(tail);
   for (const tail of [
     "see <span hidden",
     "see <span hidden=x",
     "see <br/",
+    "see <details",
     "see <!x",
     "see </x y",
     "see <?x",
@@ -114,7 +120,9 @@ describe("hostile repository: a repository text ending in any unended markup hid
       const reading = rawReading(result.text, "QZ-APPEND");
       expect(reading?.inside).not.toContain("repository_append");
       expect(reading?.hidden).toBe(false);
-      expect(result.diagnostics.map((d) => d.code)).toContain("append-markup-as-text");
+      expect(result.diagnostics.map((d) => d.code)).toContain(
+        startTag(tail) ? "page-tag-escaped" : "append-markup-as-text",
+      );
     });
   }
 

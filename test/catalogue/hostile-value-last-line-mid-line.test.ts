@@ -49,21 +49,27 @@ describe("hostile repository: a project's value or partial printed mid-line hide
     expect(oracleHidden(result.text, "QZ-MORE")).toBe("shown");
   });
 
-  it("a trusted project's partial ending in an inline <span hidden>: your words after the call are shown, with a warning", async () => {
-    const root = tempDir();
-    writeFiles(root, {
-      "project/.git/HEAD": "ref: refs/heads/main\n",
-      "agent/partials/note.md": "Team notes.\n",
-      "agent/sections/usec.md":
-        "---\norder: 5\n---\nWork as {{> note}} says and QZ-NEVER push to main.\nQZ-ALWAYS run the tests first.\n",
-      "project/.pi/partials/note.md": "see <span hidden>",
+  // A `<span hidden>`'s `<` is written `&lt;` since rev82f F1 (page-tag-escaped); `<details>`,
+  // kept, hides what follows it as the span did, and is closed before your words.
+  for (const [ending, code] of [
+    ["<details>", "project-section-open"],
+    ["<span hidden>", "page-tag-escaped"],
+  ])
+    it(`a trusted project's partial ending in an inline ${ending}: your words after the call are shown, with a warning`, async () => {
+      const root = tempDir();
+      writeFiles(root, {
+        "project/.git/HEAD": "ref: refs/heads/main\n",
+        "agent/partials/note.md": "Team notes.\n",
+        "agent/sections/usec.md":
+          "---\norder: 5\n---\nWork as {{> note}} says and QZ-NEVER push to main.\nQZ-ALWAYS run the tests first.\n",
+        "project/.pi/partials/note.md": `see ${ending}`,
+      });
+      const result = await renderSystemPrompt(
+        pinned(root, { projectTrusted: true, configFiles: true }),
+      );
+      expect(result.text).toContain("Work as");
+      expect(oracleHidden(result.text, "QZ-NEVER")).toBe("shown");
+      expect(oracleHidden(result.text, "QZ-ALWAYS")).toBe("shown");
+      expect(result.diagnostics.map((d) => d.code)).toContain(code);
     });
-    const result = await renderSystemPrompt(
-      pinned(root, { projectTrusted: true, configFiles: true }),
-    );
-    expect(result.text).toContain("Work as ");
-    expect(oracleHidden(result.text, "QZ-NEVER")).toBe("shown");
-    expect(oracleHidden(result.text, "QZ-ALWAYS")).toBe("shown");
-    expect(result.diagnostics.map((d) => d.code)).toContain("project-section-open");
-  });
 });
