@@ -1533,7 +1533,9 @@ function markupLeftOpenAt(text: string, from: number, raw: boolean): number {
     }
     // Cut anywhere in it (its name, its attributes, a value, `/`): the prompt's next `>` ends it.
     if (!ended) return open;
-    const name = next === 0x2f ? "" : text.slice(open + 1, nameEnd).toLowerCase();
+    // A start tag's name, when it may be one of those below (3 to 8 letters).
+    const named = next !== 0x2f && nameEnd - open > 3 && nameEnd - open < 10;
+    const name = named ? text.slice(open + 1, nameEnd).toLowerCase() : "";
     if (raw && RAW_TEXT_ELEMENTS.has(name)) {
       // Its text is no markup to the tokenizer, to its own end tag (rev89f F1: a `<!--` in
       // `<style>` was read as a comment that ran over `</style><a href='`).
