@@ -1429,8 +1429,12 @@ const UNQUOTED_VALUE = 5;
  * (`</repository_append>`), and your words inside the repository's element,
  * or the rest of the prompt inside `<span hidden …>` (reviews rev68c F8,
  * rev70a F2, F9). Comments end at `-->`, `--!>` and `<!-->`/`<!--->`, other
- * bogus comments and declarations at `>`, read from the data state; a tag
- * inside `<script>` or `<textarea>` is read as one, which only finds more.
+ * bogus comments and declarations at `>`, read from the data state; the
+ * text of a raw-text or RCDATA element (`<style>`, `<textarea>`, `<script>`
+ * through its escaped states …) to its own end tag, as the tokenizer reads
+ * it, a `<!--` in it no comment (rev89f F1); where the tree may read that
+ * text as markup (after `<svg>`, `<math>`, `<select>`), both ways. Ending
+ * inside such an element's text is -1: its end tag is the closers' business.
  * `from`: a place the tokenizer is in its data state (a tag's `<` it found
  * before). One step a character, no look-ahead past the markup read (parse5's
  * own tokenizer took 0.7 s for a MiB of tags; a `]]>` looked for at each
