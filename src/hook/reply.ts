@@ -3,10 +3,10 @@ import { wellFormed } from "../_text.js";
 import type { TextCap, TextMeasure } from "../gather/context/index.js";
 import { type RenderLimit, renderLimitWords } from "../prompt-templates/hidden-closers.js";
 import {
+  COMMENT_CLOSER,
   EMPTY_COMMENT,
   MARKDOWN_BLOCKS,
   rawMarkupCloser,
-  unendedMarkupAt,
   withCheckBudget,
 } from "../sections/html-reading.js";
 import { HOOK_EVENTS, type HookAgent, type ToolAgent } from "./input.js";
@@ -266,13 +266,15 @@ export function replyStart(
  * `read` is the result and the blank line Gemini CLI writes after it, what
  * a raw reader has read when its `<hook_context>` starts: that tag's `>` may
  * end the reader's, but by eating the tag (`</a` then `<hook_context>`). A
- * comment left open is CommonMark's reading's (`blockClosingAfter`): an
- * inline `<!--` opens nothing (rev39b F1).
+ * comment left open, as the tokenizer reads it (`-->` its ending: not a
+ * `<!--` in a raw-text element, rev89f F1), is CommonMark's reading's
+ * (`blockClosingAfter`): an inline `<!--` opens nothing (rev39b F1).
  */
 function endsInRawMarkup(read: string): boolean {
-  const open = unendedMarkupAt(read);
-  if (open === -1 || read.startsWith("<!--", open)) return false;
-  return rawMarkupCloser(read) !== "";
+  // The tokenizer's own end state decides that it is a comment: a `<!--` in `<style>` or
+  // `<textarea>` is their text, and `</style><a href='` after it a tag (rev89f F1).
+  const closer = rawMarkupCloser(read);
+  return closer !== "" && closer !== COMMENT_CLOSER;
 }
 
 /** Why another tool's result gets nothing: with the files' text Gemini CLI would distill it. */

@@ -169,7 +169,8 @@ async function hgrcIgnoreFiles(
     if (/^[~/]/.test(value) || value.includes("$") || name === ".." || name.startsWith("../")) {
       cut ??= `${from.get(key) ?? ".hg/hgrc"}: ui.${key} names a file outside the working copy, not read`;
     } else if (names.length >= MAX_HGRC_IGNORE_FILES) {
-      cut ??= `.hg/hgrc: more than ${MAX_HGRC_IGNORE_FILES} ignore files named`;
+      // Named by the hgrc that gave the value past the bound: the share source's, say (rev89f F3).
+      cut ??= `${from.get(key) ?? ".hg/hgrc"}: more than ${MAX_HGRC_IGNORE_FILES} ignore files named`;
     } else if (name !== ".hgignore" && !names.includes(name)) names.push(name);
   }
   return cut === undefined ? { names } : { names, cut };
@@ -231,8 +232,10 @@ async function shareSourceHgrc(
   if (path === "" || !isUtf8(raw) || path.includes("\n") || path.includes("\0")) return refused;
   const hgDir = join(reach.realRoot, ".hg");
   if (!relative && !isAbsolute(path)) return refused;
-  // Python normalises a relative one first (`util.normpath`), then takes the real path.
-  const lexical = normpath(relative ? join(hgDir, path) : path);
+  // Python normalises a relative one first (`util.normpath`), then takes the real path. An
+  // absolute one under `relshared` is taken as it is, as `os.path.join` and Rust's `Path::join`
+  // take it (rev89f F2: node's `join` put it under the copy's `.hg`, and the share was cut).
+  const lexical = normpath(relative && !isAbsolute(path) ? join(hgDir, path) : path);
   const [real, physical] = await Promise.all([
     realpath(lexical).catch(() => undefined),
     // hg-core joins without normalising: the kernel resolves `l/..` through the link.

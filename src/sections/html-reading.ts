@@ -239,10 +239,13 @@ function tokenCloser(state: number): string | undefined {
   if (state >= 1 && state <= 30) return undefined; // raw text: its element's end tag
   if (state === 35 || state === 58 || state === 64) return '">';
   if (state === 36 || state === 59 || state === 65) return "'>";
-  if (state >= 42 && state <= 51) return "-->";
+  if (state >= 42 && state <= 51) return COMMENT_CLOSER;
   if (state >= 68 && state <= 70) return "]]>";
   return ">";
 }
+
+/** {@link rawMarkupCloser}'s answer for a comment left open, and only for one. */
+export const COMMENT_CLOSER = "-->";
 
 /**
  * What ends the markup an HTML parser fed `text` raw is still in at its end
@@ -1426,15 +1429,26 @@ const UNQUOTED_VALUE = 5;
  * (`</repository_append>`), and your words inside the repository's element,
  * or the rest of the prompt inside `<span hidden …>` (reviews rev68c F8,
  * rev70a F2, F9). Comments end at `-->`, `--!>` and `<!-->`/`<!--->`, other
- * bogus comments and declarations at `>`, read from the data state; a tag
- * inside `<script>` or `<textarea>` is read as one, which only finds more.
+ * bogus comments and declarations at `>`, read from the data state; the
+ * text of a raw-text or RCDATA element (`<style>`, `<textarea>`, `<script>`
+ * through its escaped states …) to its own end tag, as the tokenizer reads
+ * it, a `<!--` in it no comment (rev89f F1); where the tree may read that
+ * text as markup (after `<svg>`, `<math>`, `<select>`), both ways. Ending
+ * inside such an element's text is -1: its end tag is the closers' business.
  * `from`: a place the tokenizer is in its data state (a tag's `<` it found
  * before). One step a character, no look-ahead past the markup read (parse5's
  * own tokenizer took 0.7 s for a MiB of tags; a `]]>` looked for at each
  * `<![CDATA[` took 83 s of CPU, rev72e F3).
  */
 export function unendedMarkupAt(text: string, from = 0): number {
+  return markupLeftOpenAt(text, from, true);
+}
+
+/** {@link unendedMarkupAt}; `raw`: a raw-text element's text is read as the tokenizer reads it (else as markup). */
+function markupLeftOpenAt(text: string, from: number, raw: boolean): number {
   const length = text.length;
+  // A start tag seen before a raw-text element that may make the tree read its text as markup.
+  let foreign: boolean | undefined;
   let at = text.indexOf("<", from);
   const isLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
   const isBlank = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
@@ -1496,9 +1510,11 @@ export function unendedMarkupAt(text: string, from = 0): number {
     at = open + (next === 0x2f ? 2 : 1);
     let state = TAG_NAME;
     let ended = false;
+    let nameEnd = -1;
     while (at < length) {
       const c = text.charCodeAt(at);
       at++;
+      if (state === TAG_NAME && (c === 0x3e || c === 0x2f || isBlank(c))) nameEnd = at - 1;
       if (c === 0x3e) {
         ended = true;
         break;
@@ -1521,7 +1537,116 @@ export function unendedMarkupAt(text: string, from = 0): number {
     }
     // Cut anywhere in it (its name, its attributes, a value, `/`): the prompt's next `>` ends it.
     if (!ended) return open;
+    // A start tag's name, when it may be one of those below (3 to 8 letters).
+    const named = next !== 0x2f && nameEnd - open > 3 && nameEnd - open < 10;
+    const name = named ? text.slice(open + 1, nameEnd).toLowerCase() : "";
+    if (raw && RAW_TEXT_ELEMENTS.has(name)) {
+      // Its text is no markup to the tokenizer, to its own end tag (rev89f F1: a `<!--` in
+      // `<style>` was read as a comment that ran over `</style><a href='`).
+      const end = rawTextEnd(text, at, name);
+      foreign ??= from > 0 && MAY_READ_RAW_TEXT_AS_MARKUP.test(text.slice(0, from));
+      if (foreign) {
+        // Where the tree may read it as markup (in `<svg>`, `<math>`, `<select>`), it is read
+        // both ways: where the markup reading leaves something open over its end tag, the two
+        // part, which the tokenizer's own reading tells (`rawMarkupCloser`), as for CDATA.
+        const asMarkup = markupLeftOpenAt(end === -1 ? text : text.slice(0, end), at, false);
+        if (asMarkup !== -1) return end === -1 ? asMarkup : open;
+      }
+      if (end === -1) return -1;
+      at = end;
+      continue;
+    }
+    if (name === "svg" || name === "math" || name === "select") foreign = true;
     at = text.indexOf("<", at);
+  }
+  return -1;
+}
+
+/**
+ * The elements whose text the HTML tokenizer reads raw once the tree builder
+ * has opened one (RCDATA, RAWTEXT, script data; `<noscript>` with scripting
+ * on, as {@link rawMarkupCloser} reads): a `<!--` or a tag in one is text
+ * to its end tag. `<plaintext>`, which no end tag ends, is read on as markup,
+ * which only finds more.
+ */
+const RAW_TEXT_ELEMENTS: ReadonlySet<string> = new Set([
+  "title",
+  "textarea",
+  "style",
+  "xmp",
+  "iframe",
+  "noembed",
+  "noframes",
+  "noscript",
+  "script",
+]);
+
+/** A start tag before which a raw-text element's text may be markup to the tree: foreign content, a `<select>`. */
+const MAY_READ_RAW_TEXT_AS_MARKUP = /<(?:svg|math|select)[\t\n\f\r />]/i;
+
+/**
+ * Where the end tag of the raw-text element `name` whose text starts at
+ * `from` begins (its `<`, the tokenizer back in its tag states there), or
+ * where a `<` cut at the text's end that may become one begins; -1 when the
+ * tokenizer is still in its text at the end (its end tag is the closers'
+ * business). `<script>`'s text is read through its escaped and double-escaped
+ * states (`<!--<script>` keeps `</script>` from ending it, to `-->`), as the
+ * tokenizer reads it. One step a character.
+ */
+function rawTextEnd(text: string, from: number, name: string): number {
+  const length = text.length;
+  const isLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+  const isBlank = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
+  const delimits = (c: number) => isBlank(c) || c === 0x2f || c === 0x3e;
+  // The letters after `<` or `</` at `i`; "cut" when the text ends in them.
+  const tagName = (i: number): string | undefined => {
+    let j = i;
+    while (j < length && isLetter(text.charCodeAt(j))) j++;
+    if (j === length) return undefined;
+    return delimits(text.charCodeAt(j)) ? text.slice(i, j).toLowerCase() : "";
+  };
+  if (name !== "script") {
+    for (let lt = text.indexOf("<", from); lt !== -1; lt = text.indexOf("<", lt + 1)) {
+      if (lt + 1 === length) return lt;
+      if (text.charCodeAt(lt + 1) !== 0x2f) continue;
+      const tag = tagName(lt + 2);
+      if (tag === undefined || tag === name) return lt;
+    }
+    return -1;
+  }
+  const SCRIPT = 0;
+  const ESCAPED = 1;
+  const DOUBLE = 2;
+  let mode = SCRIPT;
+  let dashes = 0;
+  for (let i = from; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2d) {
+      dashes++;
+      continue;
+    }
+    if (c === 0x3e && dashes >= 2 && mode !== SCRIPT) mode = SCRIPT;
+    dashes = 0;
+    if (c !== 0x3c) continue;
+    if (i + 1 === length) return i;
+    const n = text.charCodeAt(i + 1);
+    if (n === 0x2f) {
+      const tag = tagName(i + 2);
+      if (mode !== DOUBLE && (tag === undefined || tag === "script")) return i;
+      if (mode === DOUBLE && tag === "script") mode = ESCAPED;
+    } else if (mode === SCRIPT && n === 0x21) {
+      // `<!--`: escaped, its dashes counted (`<!-->` ends it at once).
+      if (i + 2 === length || (text.charCodeAt(i + 2) === 0x2d && i + 3 === length)) return i;
+      if (text.startsWith("--", i + 2)) {
+        mode = ESCAPED;
+        dashes = 2;
+        i += 3;
+      }
+    } else if (mode === ESCAPED && isLetter(n)) {
+      const tag = tagName(i + 1);
+      if (tag === undefined) return i;
+      if (tag === "script") mode = DOUBLE;
+    }
   }
   return -1;
 }

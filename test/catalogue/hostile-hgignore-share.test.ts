@@ -110,3 +110,23 @@ describe("hostile repository: a share-safe Mercurial share reads its source's hg
     },
   );
 });
+
+describe("hostile repository: a share's sharedpath and source hgrc read as Mercurial reads them", () => {
+  it("hg-share-relshared-absolute: an absolute sharedpath under relshared is the source itself (rev89f F2)", async () => {
+    // `os.path.join` and Rust's `Path::join` take an absolute part as it is: Mercurial reads this
+    // source, and so does the door; before, node's `join` put it under the share's `.hg` and the
+    // whole share was cut with "names no share source of yours".
+    const { wt, home } = share("relshared\nshare-safe\n", (b) => `${join(b, "src", ".hg")}\n`);
+    expect(await why(wt, home, "notes.private")).toBe("ignored by Mercurial (.hgignore)");
+    expect(await why(wt, home, "code.py")).toBeUndefined();
+  });
+
+  it("hg-share-source-too-many-ignore-files: the cut names the share source's hgrc, not the share's (rev89f F3)", async () => {
+    const { base, wt, home } = share("share-safe\nshared\n", (b) => join(b, "src", ".hg"));
+    const keys = Array.from({ length: 17 }, (_, i) => `ignore.n${i} = ign${i}\n`).join("");
+    writeFileSync(join(base, "src", ".hg", "hgrc"), `[ui]\n${keys}`);
+    const reason = await why(wt, home, "code.py");
+    expect(reason).toContain("the share source's .hg/hgrc: more than 16 ignore files named");
+    expect(reason).not.toContain("(.hg/hgrc");
+  });
+});

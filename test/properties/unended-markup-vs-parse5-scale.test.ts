@@ -83,4 +83,34 @@ describe("unendedMarkupAt against parse5 (rev72e F1, F2)", () => {
     for (const text of texts(markup, 300, 74))
       expect(inText(`${closeOpenBlocks(text)}PROBEX`, "PROBEX"), text).toBe(true);
   });
+
+  it("raw-text elements are read to their end tags, as the tokenizer reads them (rev89f F1)", () => {
+    // A `<!--` in `<style>` or `<script>` opened a comment to the linear reader that ran over the
+    // element's end tag and a tag after it; in `<svg>` or `<select>` the tree may read it as markup.
+    const raw = [
+      "<style>",
+      "</style>",
+      "<script>",
+      "</script>",
+      "<textarea>",
+      "</textarea>",
+      "<title>",
+      "</title>",
+      "<!--",
+      "-->",
+      "-",
+      "<a href='",
+      "'",
+      ">",
+      "<",
+      "/",
+      "x",
+      "<svg>",
+      "</svg>",
+      "<select>",
+    ];
+    for (const text of texts(raw, 20_000, 89)) {
+      if (unendedMarkupAt(text) === -1) expect(inText(`${text}PROBEX`, "PROBEX"), text).toBe(true);
+    }
+  });
 });
