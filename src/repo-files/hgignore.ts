@@ -227,7 +227,9 @@ async function shareSourceHgrc(
   const named = await readCopyFile(top, ".hg/sharedpath", reach, MAX_SHARE_FILE_BYTES);
   if (named === undefined || "cut" in named || named.over) return refused;
   // Only line ends are stripped (`rstrip(b'\n')`); the path is bytes, read here as UTF-8.
-  const raw = Buffer.from(named.bytes.replace(/\n+$/, ""), "latin1");
+  let end = named.bytes.length;
+  while (end > 0 && named.bytes.charCodeAt(end - 1) === 10) end--;
+  const raw = Buffer.from(named.bytes.slice(0, end), "latin1");
   const path = raw.toString("utf8");
   if (path === "" || !isUtf8(raw) || path.includes("\n") || path.includes("\0")) return refused;
   const hgDir = join(reach.realRoot, ".hg");
