@@ -204,6 +204,27 @@ function heldMetered(
 }
 
 /**
+ * A repository's `text` escaped whole, as {@link escapeWrapperTags} escapes
+ * it past a {@link withNameBudget} meter: every opener written `&lt;`
+ * ({@link everyOpener}), the owner mark made literal, chat tokens and agent
+ * variables as `names` say. Linear, never weaker than the full reading: a
+ * project's partial printed in a template of yours once the render's meter
+ * is spent (review rev89g F1).
+ */
+export function escapedWholeText(text: string, names: ReadonlySet<string>): string {
+  const spent: NameBudget = { left: -1, untold: 0 };
+  const outer = { budget: nameBudget, work: nameWork };
+  nameBudget = spent;
+  nameWork = () => {};
+  try {
+    return escapeWrapperTags(text, new Set([...names, OWNER_MARK]));
+  } finally {
+    nameBudget = outer.budget;
+    nameWork = outer.work;
+  }
+}
+
+/**
  * Every place in `text` a reading of {@link heldAsRead} may take for a tag's
  * opener, in order: each `<` and each look-alike ({@link openFinder}: the
  * listed ones, U+FE64, U+FF1C, U+2039, U+3008, the tag character `<`

@@ -4,6 +4,7 @@ import {
   closeOpenBlocks,
   closeOpenBlocksOnOwnLine,
   END_ESCAPED_WORDS,
+  escapedWholeWarning,
   holdsPrintedMarks,
   markPrinted,
   type PrintedCut,
@@ -16,7 +17,7 @@ import {
   wrappedElement,
 } from "../_fence.js";
 import { withoutLinkDefinitions } from "../_link-definitions.js";
-import { withNameWork } from "../_prompt-text.js";
+import { escapedWholeText, withNameWork } from "../_prompt-text.js";
 import { wellFormed } from "../_text.js";
 import type { PromptData } from "../data.js";
 import {
@@ -33,6 +34,7 @@ import {
 import {
   MAX_PROMPT_CALLS,
   MAX_PROMPT_INPUT,
+  MAX_PROMPT_NAME_READ,
   MAX_PROMPT_OUTPUT,
   MAX_PROMPT_TAGS,
   MAX_PROMPT_WORDS,
@@ -448,6 +450,9 @@ export function renderSections(
   const openPartials = new Set<string>();
   // The texts a start tag acting on the whole page was written `&lt;` in, said once (rev80c F4).
   const pageTagsSaid = new Set<string>();
+  // The project's partials left out of a template of yours, or escaped whole there, past the meter: said once each (rev89g F1).
+  const unreadPartials = new Set<string>();
+  const wholePartials = new Set<string>();
   // Each project partial's text held and closed this render, by its text ({@link finishedPartial}).
   const finishedPartials = new Map<string, FinishedPartial>();
   // Whether a trusted project's section is rendering now: past `input.stopAt` it stops ({@link late}).
@@ -505,10 +510,8 @@ export function renderSections(
       continue;
     }
     if (input.leaveOut?.has(template.name)) continue;
-    if (work.spent && !early.has(template)) {
-      if (template.meta.enabled) unworked.push(template.name);
-      continue;
-    }
+    // A section the caller gave in code is its own text, never a project's work: placed
+    // where it belongs, spent or not (rev89g F2: named "left out, not rendered", yet printed last).
     const code = fromCode.get(template.name);
     if (code !== undefined) {
       fromCode.delete(template.name);
@@ -516,6 +519,10 @@ export function renderSections(
         sectionKey(template),
         makeSection(template.name, code, template.meta.tag, { layer: "option" }),
       );
+      continue;
+    }
+    if (work.spent && !early.has(template)) {
+      if (template.meta.enabled) unworked.push(template.name);
       continue;
     }
     const used = chooseVersion(template);
@@ -700,9 +707,11 @@ export function renderSections(
       return { text: closedCustom(prompt, text), source: prompt.source };
     } catch (error) {
       const next = prompt.lower ? describeCustom(prompt.lower) : "the builtin base prompt";
-      diagnostics.push(
-        templateDiagnostic(error, prompt.source, prompt.line ?? 1, `${next} is used instead`),
-      );
+      // Spent, no fallback renders: said so, not a base prompt that is left out too (rev89g F1).
+      const instead = work.spent
+        ? `it spent the work one prompt's renders may do together: ${next} and the sections after it are not rendered (see prompt-render-work)`
+        : `${next} is used instead`;
+      diagnostics.push(templateDiagnostic(error, prompt.source, prompt.line ?? 1, instead));
       return renderCustom(prompt.lower);
     }
   }
@@ -942,7 +951,16 @@ export function renderSections(
   function projectPartial(name: string, source: string, text: string, indented = false): string {
     if (input.ownPartials === undefined || input.ownPartials.has(source)) return text;
     late();
-    const { ended, closed, fallback, escaped } = finishedPartial(name, text);
+    const finished = finishedPartial(name, text);
+    if (finished === undefined) {
+      // Printed in a template of yours with the repository's meter spent: this print alone is left out (rev89g F1).
+      if (!unreadPartials.has(name)) {
+        unreadPartials.add(name);
+        diagnostics.push(partialLeftOutWarning(name));
+      }
+      return "";
+    }
+    const { ended, closed, fallback, escaped } = finished;
     // Printed after your words (`Notes: {{> p}}`, a tag line), read from a block start of its own (rev66f F1);
     // judged where your template prints it, inside your fence too (rev68c F3).
     const apart = apartFromLineAbove(closed);
@@ -987,19 +1005,24 @@ export function renderSections(
    * names and your texts); its check is spent once, and each print is placed
    * where it is called and warned about as before.
    */
-  function finishedPartial(name: string, text: string): FinishedPartial {
+  function finishedPartial(name: string, text: string): FinishedPartial | undefined {
     const kept = finishedPartials.get(text);
     if (kept !== undefined) return kept;
+    // Printed in a template of yours (or a builtin's): the meter spent stops this print alone,
+    // never your template (rev89g F1: it stopped your section, and every one after it).
+    if (!projectRendering && work.namesRead + PARTIAL_PRINT_NAME_UNITS > MAX_PROMPT_NAME_READ)
+      return undefined;
     // Its fixed cost charged, whatever its length: 8,000 prints of new texts were free (rev88b F1).
     work.readNames(PARTIAL_PRINT_NAME_UNITS);
     // Its text is the repository's wherever it is printed, in your section too (rev56c F9).
-    const held = heldProject(
+    const args: Parameters<typeof heldProjectText> = [
       withoutPrintedMarks(text),
       { names: reservedNames(), ownerMark: true },
       yourTexts(input.data),
       undefined,
       pageTagSaid(`.pi/partials/${name}.md`),
-    );
+    ];
+    const held = projectRendering ? heldProject(...args) : heldInYours(name, args);
     const ended = withFinalNewline(held);
     // What a fallback's warning says ({@link fallbackMessage}), when one was taken.
     let fallback: string | undefined;
@@ -1031,6 +1054,38 @@ export function renderSections(
     throw new TemplateError(
       "Render stopped: the render's deadline passed while the project's sections rendered (its partials printed again and again, or its loops)",
     );
+  }
+
+  /**
+   * {@link heldProjectText} of a project's partial printed in a template of
+   * yours (or a builtin's), read to what is left of the render's meter: spent
+   * while it is read, the reading stops and the text is escaped whole instead
+   * (every opener written `&lt;`, linear: {@link escapedWholeText}, the
+   * assembly's fallback), said once, naming the partial's file. The meter is
+   * charged what was read, and nothing is thrown: your template prints on
+   * (review rev89g F1: the throw stopped your section and the prompt's work).
+   */
+  function heldInYours(name: string, args: Parameters<typeof heldProjectText>): string {
+    const left = MAX_PROMPT_NAME_READ - work.namesRead;
+    let read = 0;
+    try {
+      return withNameWork(
+        (units) => {
+          read += units;
+          if (read > left) throw METER_SPENT_IN_YOURS;
+        },
+        () => heldProjectText(...args),
+      );
+    } catch (error) {
+      if (error !== METER_SPENT_IN_YOURS) throw error;
+      if (!wholePartials.has(name)) {
+        wholePartials.add(name);
+        diagnostics.push(escapedWholeWarning(`.pi/partials/${name}.md`));
+      }
+      return escapedWholeText(args[0], args[1].names);
+    } finally {
+      work.namesRead += read;
+    }
   }
 
   /** {@link heldProjectText}, the element-name reader's work charged to the render's ({@link PromptWork.readNames}). */
@@ -1248,6 +1303,23 @@ function withFinalNewline(text: string): string {
  * ended with a line break (`ended`), closed (`closed`), and what the closing
  * said (a fallback's message, an end escaped).
  */
+/** Thrown by {@link renderSections}' `heldInYours` meter when spent: caught there, the text escaped whole. */
+const METER_SPENT_IN_YOURS: unique symbol = Symbol("meter spent in yours");
+
+/**
+ * The warning for a project's partial left out where a template of yours (or
+ * a builtin's) prints it: the repository's texts read before it spent the
+ * render's meter of the element-name reader; your template is kept (rev89g F1).
+ */
+function partialLeftOutWarning(name: string): Diagnostic {
+  return {
+    level: "warning",
+    code: "prompt-render-work",
+    message: `the project's partial "${name}" is left out where a template of yours prints it: the repository's texts read before it (its rule, context and appended files, sections and partials) gave the element-name reader more work than one render may spend on them, so this text of the repository's was not read; your template around it is kept`,
+    path: `.pi/partials/${name}.md`,
+  };
+}
+
 interface FinishedPartial {
   ended: string;
   closed: string;

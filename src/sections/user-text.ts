@@ -446,7 +446,17 @@ export function ownSectionsLeftOut(
   const unworked = new Set(out.unworked);
   const byName = new Map(templates.map((t) => [t.name, t]));
   const diagnostics: Diagnostic[] = [];
-  const left = own.filter((n) => gone.has(n) && missing(n));
+  // Stopped at its render's limits (a template error), not left out for room: said as such (rev89g F1).
+  const room = new Set(out.leftOut);
+  const halted = own.filter((n) => gone.has(n) && !room.has(n) && missing(n));
+  if (halted.length > 0) {
+    diagnostics.push({
+      level: "warning",
+      code: "user-text-left-out",
+      message: `your own section${halted.length === 1 ? "" : "s"} ${namedSections(halted, byName)} ${halted.length === 1 ? "is" : "are"} not in the prompt, and not for want of room: ${halted.length === 1 ? "its render" : "their renders"} stopped at a limit of the prompt's renders (see the template error)`,
+    });
+  }
+  const left = own.filter((n) => room.has(n) && missing(n));
   if (left.length > 0) {
     diagnostics.push({
       level: "warning",

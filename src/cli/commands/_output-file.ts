@@ -534,6 +534,25 @@ export function refuseSettingsBlock(
 }
 
 /**
+ * Refuses to write an empty prompt (no text but white space) to a file: an
+ * agent reads the file at each start, and an empty one gave it no system
+ * prompt at all, with exit 0 and the line to use it printed (review rev89g
+ * F1: a repository's spending emptied the prompt, and `export` wrote it).
+ * The file is left as it was; exit 1, the `prompt-empty` error said before
+ * it. `render` to stdout writes no file: it prints the empty prompt with the
+ * same error, exit 1 only under --strict. Every writer of a prompt file asks
+ * this before it writes (`render -o`, `export`, `watch --export`).
+ *
+ * @throws FailedError naming `flag` and the path as the user wrote it.
+ */
+export function refuseEmptyPrompt(text: string, flag: string, path: string): void {
+  if (text.trim() !== "") return;
+  throw new FailedError(
+    `${flag}: ${escapeInline(path)}: the prompt is empty (see prompt-empty and the errors before it): not written, the file is left as it was`,
+  );
+}
+
+/**
  * The endings of the names a prompt is written to (compared by {@link nameKey}: without case,
  * and without the trailing dots and spaces Windows drops): Markdown and plain text, which is
  * what the prompt is. A JSON render (`--json`, `--format`) may go to a `.json` file too: its

@@ -34,7 +34,13 @@ import {
   UsageError,
 } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
-import { namedOutput, outputPath, refuseSettingsBlock, writeError } from "./_output-file.js";
+import {
+  namedOutput,
+  outputPath,
+  refuseEmptyPrompt,
+  refuseSettingsBlock,
+  writeError,
+} from "./_output-file.js";
 
 export interface ExportFlags extends RenderFlags {
   /** `--out PATH`: where to write instead of the default export folder. */
@@ -301,6 +307,7 @@ function readyCache(folder: string): void {
 /** Writes `text` to the target when its bytes changed; a path that cannot be written safely is exit 2, a failed write exit 1. */
 export async function writeTarget(target: ExportTarget, text: string) {
   refuseSettingsBlock(text, target.promptFolder, "export", target.path);
+  refuseEmptyPrompt(text, "export", target.path);
   try {
     if (target.cache && target.within !== undefined) readyCache(target.within);
     return await writeExport(target.write ?? target.path, text, target.within, target.cache);
@@ -331,6 +338,9 @@ export async function exportCommand(flags: ExportFlags, io: CliIo): Promise<numb
     return EXIT_PROBLEMS;
   }
   const result = renderPrepared(prepared);
+  // An empty prompt is refused by the write (refuseEmptyPrompt): its cause said before the refusal.
+  const empty = result.text.trim() === "";
+  if (empty) io.stderr(formatDiagnostics(result.diagnostics));
   const outcome = await writeTarget(target, result.text);
   io.stderr(formatDiagnostics(result.diagnostics));
   keepNamesForHook(target, prepared, io);

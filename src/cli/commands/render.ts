@@ -8,7 +8,13 @@ import type { RenderResult } from "../../types.js";
 import { formatDiagnostics } from "../format.js";
 import { type CliIo, EXIT_PROBLEMS, exitCodeFor, UsageError } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
-import { namedOutput, outputPath, refuseSettingsBlock, writeError } from "./_output-file.js";
+import {
+  namedOutput,
+  outputPath,
+  refuseEmptyPrompt,
+  refuseSettingsBlock,
+  writeError,
+} from "./_output-file.js";
 import { sectionDiagnostics, sectionStatus } from "./_section-status.js";
 
 export interface RenderCommandFlags extends RenderFlags {
@@ -80,6 +86,7 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
   const json = flags.json === true || printer !== undefined;
   const out = await namedOutput(path, flags, io, home, "--output", true, json);
   refuseSettingsBlock(text, out.promptFolder, "--output", flags.output);
+  if (!json && flags.section === undefined) refuseEmptyPrompt(text, "--output", flags.output);
   try {
     // Into the project, no folder on the way from its root may be a link either.
     const outcome = await writeIfChanged(
