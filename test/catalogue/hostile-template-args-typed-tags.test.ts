@@ -50,7 +50,7 @@ describe("hostile repository: a project's slash template does not rewrite the ta
 
   it("the template's own tag is held and told at its line, after your multi-line words", () => {
     const content = "Review:\n$ARGUMENTS\n<$0dialog open>covered</dialog>\n";
-    const out = expandProjectTemplate(content, "/t a\nb\nc\n<kbd>K</kbd>\nd");
+    const out = expandProjectTemplate(content, '/t "a\nb\nc\n<kbd>K</kbd>\nd"');
     expect(out.text).toContain("<kbd>K</kbd>");
     expect(out.text).toContain("&lt;dialog open>covered");
     expect(codes(out)).toEqual(["page-tag-escaped"]);
