@@ -1262,6 +1262,14 @@ function isSeparatorCode(code: number): boolean {
  * has, not `&lt;`. In a {@link withNameBudget} scope (a render's assembly,
  * a touch call) a repository's text is read to the scope's meter: past it,
  * every opener is written `&lt;` ({@link everyOpener}) and `onWhole` told.
+ * `yours`: the stretches of `written` (from, to; in order, apart) that are
+ * your own text inside a text not yours (your arguments in a project's
+ * slash template's expansion): a tag wholly inside one, opener to `>`, is
+ * read against the names your own texts are ({@link ownTextNames}: no
+ * start tag held for acting on the page or not drawing in place, none told),
+ * every other tag, one the text not yours opens or ends around your words
+ * too, as that text's ({@link yourTagsKept}). Only with `names` that change
+ * no place of `written` (no {@link OWNER_MARK}, no {@link AGENT_VARIABLES}).
  */
 export function escapeWrapperTags(
   written: string,
@@ -1269,13 +1277,17 @@ export function escapeWrapperTags(
   asXml = false,
   onPageTag?: PageTagTold,
   onWhole?: () => void,
+  yours?: readonly (readonly [from: number, to: number])[],
 ): string {
   const free = names.has(AGENT_VARIABLES) ? withoutAgentVariables(written) : written;
   // A repository's text, whatever reads it (a file, a name, a path, a value): no owner mark.
   const text = names.has(OWNER_MARK) ? withoutOwnerMark(free) : free;
-  const documents: number[] | undefined = onPageTag && [];
+  const mixed = yours !== undefined && yours.length > 0 && text === written;
+  let documents: number[] | undefined = onPageTag || mixed ? [] : undefined;
   // Metered in a render's assembly and a touch call: past the meter, every opener (rev82b F2).
-  const tagHeld = heldMetered(text, names, documents, onWhole);
+  let tagHeld = heldMetered(text, names, documents, onWhole);
+  if (mixed && documents && documents.length > 0)
+    ({ held: tagHeld, documents } = yourTagsKept(text, names, tagHeld, documents, yours, onWhole));
   if (onPageTag && documents && documents.length > 0) tellPageTag(text, documents, onPageTag);
   const tokens = names.has(CHAT_TOKENS) ? chatTokens(text) : undefined;
   const held = tokens ? mergedPlaces(tagHeld, tokens.openers) : tagHeld;
@@ -1303,6 +1315,73 @@ export function escapeWrapperTags(
     copied = lt + widthAt(text, lt);
   }
   return out + text.slice(copied);
+}
+
+/**
+ * `held` and `documents` ({@link escapeWrapperTags}: the openers a text not
+ * yours has written `&lt;`, and those of them held only as acting on the page
+ * or not drawing in place) without the openers of tags wholly inside
+ * `yours` that a text of yours keeps ({@link ownTextNames}, read once more
+ * only when such a tag is there): `Review: $ARGUMENTS` in a trusted project's
+ * slash template wrote your typed `<kbd class="key">`, `<input …>` and
+ * `<details open>` `&lt;` and blamed the template for them (review rev89c F3).
+ */
+function yourTagsKept(
+  text: string,
+  names: ReadonlySet<string>,
+  held: number[],
+  documents: number[],
+  yours: readonly (readonly [from: number, to: number])[],
+  onWhole: (() => void) | undefined,
+): { held: number[]; documents: number[] } {
+  const mine = documents.filter((at) => wholeTagIn(text, at, yours));
+  if (mine.length === 0) return { held, documents };
+  const kept = new Set(heldMetered(text, ownTextNames(names), undefined, onWhole));
+  const dropped = new Set(mine.filter((at) => !kept.has(at)));
+  if (dropped.size === 0) return { held, documents };
+  return {
+    held: held.filter((at) => !dropped.has(at)),
+    documents: documents.filter((at) => !dropped.has(at)),
+  };
+}
+
+/**
+ * Whether the tag whose opener is at `at` lies wholly inside one of
+ * `stretches` (in order): its `>`, read as the tokenizer reads a tag (a quote
+ * opens a value after `=`), before that stretch's end. One that meets a `<`
+ * first, or runs past it (your `<kbd` ended by the template's ` hidden>`), is
+ * not: read as the text's around it. Reads up to the next `<`, so each
+ * character once over a text's openers.
+ */
+function wholeTagIn(
+  text: string,
+  at: number,
+  stretches: readonly (readonly [from: number, to: number])[],
+): boolean {
+  let [low, high] = [0, stretches.length - 1];
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if ((stretches[mid]?.[0] ?? 0) <= at) low = mid;
+    else high = mid - 1;
+  }
+  const [from, to] = stretches[low] ?? [0, 0];
+  if (at < from || at >= to) return false;
+  let quote = 0;
+  let equals = false;
+  for (let i = at + widthAt(text, at); i < to; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x3c) return false;
+    if (quote !== 0) {
+      if (code === quote) quote = 0;
+      continue;
+    }
+    if (code === 0x3e) return true;
+    if ((code === 0x22 || code === 0x27) && equals) quote = code;
+    if (code === 0x3d) equals = true;
+    else if (code !== 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0c && code !== 0x0d)
+      equals = false;
+  }
+  return false;
 }
 
 /**

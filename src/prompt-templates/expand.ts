@@ -79,7 +79,9 @@ export function expandPromptTemplate(
  * comes back as typed, with an `expansion-too-large` error naming the
  * template's file. Arguments no placeholder takes are left out, as pi leaves
  * them out, with an `arguments-dropped` warning naming the file and the words. A template whose `source` is the project's or an option's
- * has the host's elements escaped in its expansion (your arguments with it).
+ * has the host's elements escaped in its expansion (your arguments with it),
+ * and its own start tags that draw anything but their content in place; a
+ * tag wholly in your arguments is your own text ({@link guardedExpansion}).
  */
 export function expandPromptTemplateResult(
   text: string,
@@ -157,7 +159,12 @@ export function expandPromptTemplateResult(
  * A template that is not yours, expanded with {@link HiddenArguments} guarding
  * your arguments (`wrapsOnly`: its own blocks closed after them are kept),
  * escaped after the substitution: a tag split by a placeholder (`<$0system>`,
- * `$0` empty) is whole only then. Your arguments are escaped with its text.
+ * `$0` empty) is whole only then. Your arguments are escaped as your own text
+ * (the host's elements only): a tag wholly in them is yours, any other the
+ * template's (review rev89c F3: `Review: $ARGUMENTS` wrote your typed
+ * `<kbd class="key">` and `<input …>` `&lt;` and told it at a line of the
+ * template); `onPageTag` is told the line of `content` the template's first
+ * such tag comes from ({@link ExpansionPieces}).
  */
 function guardedExpansion(
   content: string,
@@ -167,22 +174,83 @@ function guardedExpansion(
   onPageTag?: (line: number, tag: string) => void,
 ): { hidden: HiddenArguments; expanded: string | undefined } {
   let hidden = new HiddenArguments(content, wrapsOnly);
-  let substituted = substituteArgs(content, args, maxChars, hidden);
+  let read = content;
+  let pieces = new ExpansionPieces(hidden);
+  let substituted = substituteArgs(content, args, maxChars, pieces);
   if (hidden.unclosable) {
     // Something the template opens before your words that nothing closes (`<plaintext>`), or
     // more markup than one reading takes: its markup is read as text.
-    const asText = markupAsText(content);
-    hidden = new HiddenArguments(asText, wrapsOnly);
+    read = markupAsText(content);
+    hidden = new HiddenArguments(read, wrapsOnly);
     hidden.markupAsText = true;
-    substituted = substituteArgs(asText, args, maxChars, hidden);
+    pieces = new ExpansionPieces(hidden);
+    substituted = substituteArgs(read, args, maxChars, pieces);
   }
+  const told =
+    onPageTag &&
+    ((_line: number, tag: string, at: number) => onPageTag(lineOf(read, pieces.placeOf(at)), tag));
   return {
     hidden,
     expanded:
       substituted === undefined
         ? undefined
-        : escapeWrapperTags(substituted, HOST_ELEMENT_NAMES, false, onPageTag),
+        : escapeWrapperTags(substituted, HOST_ELEMENT_NAMES, false, told, undefined, pieces.yours),
   };
+}
+
+/** The line (1-based) of `text` that `at` is on. */
+function lineOf(text: string, at: number): number {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < at; i = text.indexOf("\n", i + 1)) line++;
+  return line;
+}
+
+/**
+ * Watches {@link substituteArgs} write an expansion for `inner`: where your
+ * arguments' values are in it ({@link yours}, adjacent ones joined), and
+ * where each piece of the template's own text is, so that a place of the
+ * expansion is told as the template's ({@link placeOf}).
+ */
+class ExpansionPieces implements ArgumentGuard {
+  /** Your arguments' values, `[from, to)` in the expansion, in order. */
+  readonly yours: [from: number, to: number][] = [];
+  private size = 0;
+  /** Where each piece of the template's text starts in the expansion, and in the template. */
+  private readonly starts: number[] = [];
+  private readonly from: number[] = [];
+  private readonly lengths: number[] = [];
+
+  constructor(private readonly inner: ArgumentGuard) {}
+
+  feed(text: string, templateAt?: number, typed?: boolean): void {
+    if (templateAt !== undefined) {
+      this.starts.push(this.size);
+      this.from.push(templateAt);
+      this.lengths.push(text.length);
+    } else if (typed === true && text !== "") {
+      const last = this.yours[this.yours.length - 1];
+      if (last !== undefined && last[1] === this.size) last[1] += text.length;
+      else this.yours.push([this.size, this.size + text.length]);
+    }
+    this.size += text.length;
+    this.inner.feed(text, templateAt, typed);
+  }
+
+  before(at: number, rest: ReadRest): string {
+    return this.inner.before(at, rest);
+  }
+
+  /** Where in the template the expansion's `at` is from: in a value (or a closer), its placeholder. */
+  placeOf(at: number): number {
+    let [low, high] = [0, this.starts.length - 1];
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((this.starts[mid] ?? 0) <= at) low = mid;
+      else high = mid - 1;
+    }
+    const start = this.starts[low] ?? 0;
+    return (this.from[low] ?? 0) + Math.min(Math.max(at - start, 0), this.lengths[low] ?? 0);
+  }
 }
 
 /**

@@ -41,8 +41,12 @@ type Placeholder =
  * empty, found for the placeholder at `at` in the template ("" for nothing).
  */
 export interface ArgumentGuard {
-  /** `templateAt`: where in the template `text` is from, when it is the template's own text. */
-  feed(text: string, templateAt?: number): void;
+  /**
+   * `templateAt`: where in the template `text` is from, when it is the template's own text;
+   * `typed`: `text` is a placeholder's value from your arguments (not a default's text, nor
+   * what `before` wrote).
+   */
+  feed(text: string, templateAt?: number, typed?: boolean): void;
   /**
    * `rest`: the line from the value to its end as it prints for a
    * judgement, each placeholder at `x` when an argument fills it and at its
@@ -149,11 +153,11 @@ function fill(
 ): string | undefined {
   const parts: string[] = [];
   let size = 0;
-  const push = (text: string, templateAt?: number): boolean => {
+  const push = (text: string, templateAt?: number, typed?: boolean): boolean => {
     size += text.length;
     if (size > maxChars) return false;
     parts.push(text);
-    guard?.feed(text, templateAt);
+    guard?.feed(text, templateAt, typed);
     return true;
   };
   let copied = 0;
@@ -168,7 +172,9 @@ function fill(
       value === "" || guard === undefined || listed === undefined
         ? ""
         : guard.before(at, (firstOnly) => printedRest(content, listed, after, valueFor, firstOnly));
-    if (!push(lead) || !push(value)) return undefined;
+    // A default's text is the template's (a value you typed the same as it is read as it too).
+    const typed = placeholder.kind !== "default" || value !== placeholder.fallback;
+    if (!push(lead) || !push(value, undefined, typed)) return undefined;
     copied = placeholder.end;
   }
   if (!push(content.slice(copied), copied)) return undefined;
