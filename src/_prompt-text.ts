@@ -17,6 +17,7 @@ import {
   type OpenToYoursOptions,
   paragraphStartBefore,
 } from "./_fence.js";
+import { HTML_ELEMENTS } from "./_html-elements.js";
 import { LATIN_LETTERS } from "./_latin-letters.js";
 import { valueWithoutLinkDefinitions, withoutLinkDefinitions } from "./_link-definitions.js";
 import { delimiterRowAt } from "./_table-rows.js";
@@ -1563,29 +1564,6 @@ const IN_PLACE_ELEMENTS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Every element name HTML knows (the HTML Standard's index of elements, its obsolete and legacy
- * ones, those a browser ships or trials, and `svg`, `math`), ASCII lower case: a start tag of one
- * not in {@link IN_PLACE_ELEMENTS} is held. Any other name is an unknown element to a browser
- * (`HTMLUnknownElement`, inline, no style of its own): kept, so code's `Vec<String>` and
- * `Result<T>` stay as written. Known limit: an element a browser adds later, with a look of its
- * own, is kept until it is listed here.
- */
-const HTML_ELEMENTS: ReadonlySet<string> = new Set(
-  (
-    "html head title base link meta style body article section nav aside h1 h2 h3 h4 h5 h6 hgroup " +
-    "header footer address p hr pre blockquote ol ul menu li dl dt dd figure figcaption main search " +
-    "div a em strong small s cite q dfn abbr ruby rt rp data time code var samp kbd sub sup i b u " +
-    "mark bdi bdo span br wbr ins del picture source img iframe embed object video audio track map " +
-    "area table caption colgroup col tbody thead tfoot tr td th form label input button select " +
-    "datalist optgroup option textarea output progress meter fieldset legend selectedcontent " +
-    "details summary dialog script noscript template slot canvas svg math applet acronym bgsound " +
-    "dir frame frameset noframes isindex keygen listing menuitem nextid noembed param plaintext rb " +
-    "rtc strike xmp basefont big blink center font marquee multicol nobr spacer tt image layer " +
-    "ilayer nolayer fencedframe portal permission geolocation model usermedia install"
-  ).split(" "),
-);
-
-/**
  * The names with a dash that are elements of SVG or MathML, not custom elements; and MathML's
  * token elements, which an HTML parser reads as MathML wherever a `<math>` was opened before
  * (fx88a: after `&lt;math>&lt;mphantom>`, a kept `<mi>` was left open over the rest of the prompt).
@@ -1778,6 +1756,17 @@ function drawsInPlace(text: string, lt: number): boolean {
     )
       return false;
   }
+}
+
+/**
+ * Whether an element named `name`, with no attribute, draws its content in place: a start tag
+ * `<name>` a text not yours keeps ({@link drawsInPlace}: one of {@link IN_PLACE_ELEMENTS}, or a
+ * name HTML knows no element for). A trusted project's section is printed only in such an element
+ * (`heldProjectTags`; review rev89c F2: `tag: geolocation` printed your section in a permission
+ * button, with no word): one rule for a project's tags and for its section's wrapper.
+ */
+export function drawsInPlaceName(name: string): boolean {
+  return drawsInPlace(`<${name}>`, 0);
 }
 
 /** The largest `width` or `height` a kept tag may give, in pixels ({@link inPlaceSize}). */

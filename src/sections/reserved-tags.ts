@@ -1,6 +1,7 @@
 import {
   AGENT_VARIABLES,
   DOCUMENT_TAGS,
+  drawsInPlaceName,
   escapeWrapperTags,
   HOST_ELEMENTS,
   isPageElement,
@@ -88,7 +89,15 @@ export function heldProjectTags(
     // Compared as tags are (`team-policy` is your `team_policy`, review rev53c F7).
     // Nor an element acting on the whole page (`style.md` as `<style>`: rev80c F5), nor one no
     // reader shows or whose text is raw (`tag: template` around your `{{> base}}`: rev82f F2).
-    if (!nameKeys(reserved).has(nameKey(tag)) && !isPageElement(tag) && !wrapperHides(tag))
+    // Nor, since rev89c F2, one HTML knows that does not draw its content in place (an allowlist:
+    // `tag: geolocation`, `option`, `fencedframe` printed your section in a button, nothing or an
+    // empty frame); `wrapperHides` stays as defence in depth.
+    if (
+      !nameKeys(reserved).has(nameKey(tag)) &&
+      !isPageElement(tag) &&
+      !wrapperHides(tag) &&
+      drawsInPlaceName(tag)
+    )
       return withLower;
     const given = own !== undefined ? own.meta.tag : projectTag(template.name, reserved);
     const path = template.source.path;
@@ -98,7 +107,7 @@ export function heldProjectTags(
       diagnostics.push({
         level: "warning",
         code: "section-tag-reserved",
-        message: `the project's section "${template.name}" may not be the prompt's <${tag}> element (a host's, your AGENTS.md's, your own section's, one your texts or the prompt write, or one that acts on the whole page, that no reader shows or whose text a reader reads as raw text); it is printed as ${instead} instead`,
+        message: `the project's section "${template.name}" may not be the prompt's <${tag}> element (a host's, your AGENTS.md's, your own section's, one your texts or the prompt write, or one that acts on the whole page, that no reader shows or whose text a reader reads as raw text, or one HTML knows that does not draw its text in place); it is printed as ${instead} instead`,
         ...(path !== undefined ? { path } : {}),
       });
     }
