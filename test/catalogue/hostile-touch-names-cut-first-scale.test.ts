@@ -25,11 +25,16 @@ describe("hostile repository: touched files are read only as far as the host's c
     );
     // Before: 3.5-4 s of CPU (each file held whole); after: 0.1-0.2 s here at a load of 7.
     expect(cpuMs).toBeLessThan(1_500);
-    // As before the fix: the first file cut to the cap, the second to the room it leaves.
-    expect(value.files.map((f) => f.path)).toEqual([
-      join(cwd, "l0/AGENTS.md"),
-      join(cwd, "l0/l1/AGENTS.md"),
-    ]);
+    // The first file cut to the cap. Its cut head now fills it (9,367 of 9,500 bytes): each
+    // `<a_…` line is written `&lt;` as read (the draw-in-place reading, rev82f F1, F4); before,
+    // its raw unended tags sent the cut head to the closers' fallback (every `<` written `&lt;`,
+    // `<user_instructions>` only with them) and the cut fell 1,200 bytes short, room a second
+    // file's 993 characters took. What is left (< MIN_CUT_TEXT) is no room for another: the
+    // second file comes with a later call, said.
+    expect(value.files.map((f) => f.path)).toEqual([join(cwd, "l0/AGENTS.md")]);
+    expect(value.diagnostics.map((d) => d.message).join("\n")).toContain(
+      `left for a later call: the agent keeps 9500 bytes of a hook's text in one call (${join(cwd, "l0/l1/AGENTS.md")}`,
+    );
     const content = value.files[0]?.content ?? "";
     // The repository's `<user_instructions>` is escaped in the head sent, and the head is the cap's.
     expect(content).toContain("&lt;user_instructions>");
