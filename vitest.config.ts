@@ -10,6 +10,8 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // rev89h F2: two CLI renders, the first loads the CLI (1.3 s idle).
+  "test/catalogue/hostile-output-settings-language.test.ts",
   // rev82d F1: two CLI exports, the first loads the CLI (4-5 s under load).
   "test/catalogue/hostile-export-gemini-env-quote.test.ts",
   // rev82d F2: pi's extension and opencode's plugin, two sessions each, the first loads them (0.7 s under load).

@@ -233,6 +233,17 @@ export function rememberParsed(
 
 const FENCE = /^---[^\n]*\n/;
 
+/**
+ * Whether `text` opens with a line this reader takes as a block opener: `---`, with or
+ * without a language name after it (`---yaml`, `--- yaml`, `---json`, gray-matter's form too),
+ * after a byte-order mark, in any line ending; not `----` (a thematic break). The one test of
+ * an opening line: the writers that refuse a settings block ask it (review rev89h F2).
+ */
+export function opensFrontmatter(text: string): boolean {
+  const t = normalizeText(text);
+  return (FENCE.test(t) || t === "---" || /^---[^\n]*$/.test(t)) && t.charAt(3) !== "-";
+}
+
 /** Strips a UTF-8 BOM and turns CRLF / CR line endings into LF. */
 export function normalizeText(text: string): string {
   const noBom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;

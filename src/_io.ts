@@ -523,14 +523,22 @@ export function openCheckedFolder(path: string, checked: fs.Stats): HeldFolder |
  * path as the kernel names it, so what is judged is what is listed, whatever
  * is swapped in at `path` or on its way afterwards (decided, review rev88a
  * F2). Undefined where the system cannot list by descriptor (no `/proc`).
- * Throws as the open does (ENOENT, ENOTDIR, EACCES). The caller notes the
- * listing against `path`.
+ * Throws as the open does (ENOENT, ENOTDIR, EACCES; ELOOP for a link when
+ * `follow` is false). The caller notes the listing against `path`.
  */
-export function openHeldFolder(path: string): (HeldFolder & { real: string }) | undefined {
+export function openHeldFolder(
+  path: string,
+  follow = true,
+): (HeldFolder & { real: string }) | undefined {
   if (process.platform !== "linux") return undefined;
-  const { O_RDONLY, O_DIRECTORY = 0 } = fs.constants;
-  const fd = fs.openSync(path, O_RDONLY | O_DIRECTORY);
+  const { O_RDONLY, O_DIRECTORY = 0, O_NOFOLLOW = 0 } = fs.constants;
+  // `follow` false: a link at `path` itself is not opened (ELOOP), as a walk that enters no link.
+  const fd = fs.openSync(path, O_RDONLY | O_DIRECTORY | (follow ? 0 : O_NOFOLLOW));
+  let open = true;
+  // Once only: a second close could close a descriptor the number was given to since.
   const close = () => {
+    if (!open) return;
+    open = false;
     try {
       fs.closeSync(fd);
     } catch {

@@ -328,6 +328,7 @@ async function copyRules(
   at: string,
   signal: AbortSignal | undefined,
   homes: readonly string[],
+  total: HgBudget,
 ): Promise<HgCopy[]> {
   const reach = await copyReach(top);
   const named = await hgrcIgnoreFiles(top, reach, homes);
@@ -355,7 +356,9 @@ async function copyRules(
       copies.push({ rules: { ignores: () => false, cut }, at, file });
       break;
     }
+    const before = budget.used;
     const rules = compileHgIgnore(read.bytes, name, budget);
+    total.used += budget.used - before;
     copies.push({
       rules:
         read.over && rules.cut === undefined
@@ -407,19 +410,25 @@ export async function hgIgnoreAround(
   const home = resolve(stops.home ?? homeFolder());
   const homes = [home, await realpathOrSelf(home)];
   const copies: HgCopy[] = [];
+  const total: HgBudget = { used: 0 };
   for (let dir = root; ; ) {
     // A `.hg` folder, or a link to one (rev71a F6): either only adds its folder's `.hgignore`.
     if (await holdsOwnHgWorkingCopy(dir, refused)) {
       const rel = relative(dir, root).split(sep).join("/");
       // Past the deadline a copy's files are not even read: a cut, so the door refuses what it
       // is asked, and no copy above is looked at (rev88a F1).
-      if (stops.signal?.aborted) {
-        const cut = ".hgignore: not read, the deadline passed";
+      // Past the total budget likewise: each copy's budget is its own, and 80 nested copies
+      // naming one heavy file compiled 80 programs, 15 s of CPU (rev89h F3).
+      const spent = total.used > MAX_HGIGNORE_TOTAL;
+      if (stops.signal?.aborted || spent) {
+        const cut = spent
+          ? ".hgignore: not read, the working copies around it are past what this reader takes together"
+          : ".hgignore: not read, the deadline passed";
         copies.push({ rules: { ignores: () => false, cut }, at: "", file: join(dir, ".hgignore") });
         return copies;
       }
-      for (const copy of await copyRules(dir, rel === "" ? "" : `${rel}/`, stops.signal, homes))
-        copies.push(copy);
+      const at = rel === "" ? "" : `${rel}/`;
+      for (const copy of await copyRules(dir, at, stops.signal, homes, total)) copies.push(copy);
     }
     const up = dirname(dir);
     if (up === dir || !isBelowCeiling(up, stops.ceiling) || homes.some((h) => isWithin(h, up))) {
@@ -441,6 +450,15 @@ export function hgIgnored(copies: readonly HgCopy[], rel: string): boolean {
  * with the sum.
  */
 export const MAX_HGIGNORE_PROGRAM = 200_000;
+
+/**
+ * The instructions every working copy around one root may spend together
+ * ({@link hgIgnoreAround}): past it, no copy above is read, a cut (decided,
+ * review rev89h F3: each copy had its own {@link MAX_HGIGNORE_PROGRAM}, and a
+ * chain of 80 nested copies naming one heavy file took a `snapshot`, whose reach
+ * then had no deadline, 15 s of CPU and 1.38 GB; 200 copies 36 s and 3.1 GB).
+ */
+export const MAX_HGIGNORE_TOTAL = 2 * MAX_HGIGNORE_PROGRAM;
 
 /**
  * The instructions spent of {@link MAX_HGIGNORE_PROGRAM}: one budget per

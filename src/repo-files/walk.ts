@@ -1,9 +1,9 @@
 import type { Dirent } from "node:fs";
 import { join } from "node:path";
-import { type HeldFolder, realpath } from "../_io.js";
+import { type HeldFolder, openHeldFolder, realpath } from "../_io.js";
 import { checkpoint } from "../_pace.js";
 import { isWithin } from "../_paths.js";
-import { type Listing, readListing } from "./list-folder.js";
+import { type Listing, readListing, wholeListingError } from "./list-folder.js";
 
 // The one walk over a repository's folders (skills, rule folders, explain's
 // search below cwd, the simulate copy, watch's skill roots; the workspace
@@ -42,6 +42,12 @@ export type WalkStop = "visitor" | "total";
 export type WalkSkip = "walked" | "outside";
 
 export interface WalkOptions<S> {
+  /**
+   * The root's real path as the caller judged it before the walk: the folder
+   * the walk holds at the root must be that one, else it is not listed
+   * ({@link onUnreadable}, ENOENT: replaced since it was checked).
+   */
+  real?: string | undefined;
   /** Heard before every folder and every 256 entries of a listing; the walk rejects with its reason. */
   signal?: AbortSignal | undefined;
   /** Depth first (a subfolder's walk runs when the visitor yields it) or level by level. Default depth first. */
@@ -166,12 +172,49 @@ class Walk<S> {
       o.onFolderLimit?.(path, rel);
       return;
     }
+    const follows = o.links === "follow" || o.links === "inside";
+    // The folder is opened and held first, and what is judged (its real path) and listed is
+    // the held folder, never the path again: a folder swapped for a link after its check is
+    // never the one listed (decided, review rev89h F1, as `listProjectFolder`, rev88a F2).
+    // A walk that enters no link opens a subfolder without following one (ELOOP: one swapped
+    // in after its parent's listing); its root is followed, and must be the folder the caller
+    // judged ({@link WalkOptions.real}).
+    let held: (HeldFolder & { real: string }) | undefined;
+    try {
+      held = openHeldFolder(path, follows || depth === 0);
+    } catch (error) {
+      // Counted as listed: 133,000 folders that cannot be read are a walk's work too (rev50b F8).
+      this.listed++;
+      await o.onUnreadable?.(path, rel, wholeListingError(path, error as NodeJS.ErrnoException));
+      return;
+    }
+    try {
+      await this.listHeld(path, rel, depth, state, enter, held, follows);
+    } finally {
+      held?.close();
+    }
+  }
+
+  private async listHeld(
+    path: string,
+    rel: string,
+    depth: number,
+    state: S,
+    enter: (child: { path: string; rel: string; depth: number; state: S }) => Promise<void>,
+    held: (HeldFolder & { real: string }) | undefined,
+    follows: boolean,
+  ): Promise<void> {
+    const o = this.o;
+    if (depth === 0 && o.real !== undefined && held !== undefined && held.real !== o.real) {
+      this.listed++;
+      await o.onUnreadable?.(path, rel, replacedError(path));
+      return;
+    }
     let real: string | undefined;
-    if (o.links === "follow" || o.links === "inside") {
+    if (follows) {
       try {
-        real = await realpath(path);
+        real = held?.real ?? (await realpath(path));
       } catch (error) {
-        // Counted as listed: 133,000 folders that cannot be read are a walk's work too (rev50b F8).
         this.listed++;
         await o.onUnreadable?.(path, rel, error as NodeJS.ErrnoException);
         return;
@@ -199,7 +242,8 @@ class Walk<S> {
     }
     const max = o.maxEntries ?? Number.POSITIVE_INFINITY;
     const cap = Math.min(max, o.total?.left ?? max);
-    const listing = await readListing(path, cap, o.signal);
+    const listing = await readListing(path, cap, o.signal, held);
+    held?.close();
     if ("error" in listing) {
       this.listed++;
       await o.onUnreadable?.(path, rel, listing.error);
@@ -245,6 +289,17 @@ class Walk<S> {
     }
     if (stop) this.stopped ??= "visitor";
   }
+}
+
+/** The error of a folder replaced between its check and its listing: as if gone. */
+function replacedError(path: string): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error(
+    `ENOENT: the folder was replaced since it was checked, scandir '${path}'`,
+  );
+  error.code = "ENOENT";
+  error.syscall = "scandir";
+  error.path = path;
+  return error;
 }
 
 /** `entries` sorted in place, by UTF-16 code units or by the bytes of their names. */

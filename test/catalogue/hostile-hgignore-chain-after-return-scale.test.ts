@@ -72,9 +72,8 @@ describe("hostile repository: a chain of Mercurial working copies compiles nothi
     await sleep(3000);
     const after = parsed.lines - atReturn;
     expect(result.text).toContain("# proj");
-    expect(
-      result.diagnostics.some((d) => d.code === "step-timeout" && /"tree"/.test(d.message)),
-    ).toBe(true);
+    // Since rev89h F3 the copies share one total, so the chain may be cut before the deadline
+    // (no `step-timeout` then); either way nothing is parsed after the render returned.
     // A copy's file is parsed up to its budget, some 2,700 lines: before the fix 13,455 lines (five
     // copies) were parsed here at a load of 18, none after it.
     expect(after).toBeLessThan(1000);

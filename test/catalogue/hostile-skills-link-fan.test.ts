@@ -38,10 +38,12 @@ describe("hostile repository: many links in a skills root to one folder", () => 
 
     const { candidates } = await walkSkillsRoot(root);
     expect(candidates.map((c) => c.filePath)).toEqual([join(root, "zz-skill", "SKILL.md")]);
-    const listedFromBig = [...read.byPath]
-      .filter(([path]) => path.startsWith(root) && /\/l\d{3}$/.test(path))
-      .reduce((sum, [, n]) => sum + n, 0);
-    // One link's listing of the 300 files, not 200 of them (60,000 entries).
-    expect(listedFromBig).toBe(300);
+    // Every listing in all: since rev89h F1 a folder is listed through the descriptor the walk
+    // holds (`/proc/self/fd/N`), not by the link's path, so the entries are counted together.
+    const listed = [...read.byPath].reduce((sum, [, n]) => sum + n, 0);
+    // One link's listing of the 300 files (with the root's 201 and the skill's 1), not 200 of
+    // them (60,000 entries).
+    expect(listed).toBeGreaterThanOrEqual(300);
+    expect(listed).toBeLessThan(1000);
   });
 });

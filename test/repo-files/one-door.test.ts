@@ -141,4 +141,24 @@ describe("one door for repository files", () => {
       });
     expect(both).toEqual([]);
   });
+
+  it("inside the door, a folder is listed by the descriptor its check held (rev89h F1)", () => {
+    // `walkFolders` checked a rules folder or a skills root (realpath, `within`) and then listed
+    // it by its path: a folder swapped for a link in between was listed through the link. Every
+    // listing call in src/repo-files passes the held folder; the ones that may not say why.
+    const BY_PATH: Record<string, number> = {
+      // No judge (your own folders), and no `/proc` (not Linux): listed by path, as said there.
+      "repo-files/project-folder.ts": 2,
+    };
+    const counts: Record<string, number> = {};
+    for (const file of sourceFiles(join(SRC, "repo-files"))) {
+      const rel = file.slice(SRC.length).split("\\").join("/");
+      if (rel === "repo-files/list-folder.ts") continue;
+      const text = readFileSync(file, "utf8");
+      for (const call of text.matchAll(/(?<!function )\breadListing(?:Sync)?\(([^)]*)\)/g)) {
+        if (!/\bheld\b/.test(call[1] ?? "")) counts[rel] = (counts[rel] ?? 0) + 1;
+      }
+    }
+    expect(counts).toEqual(BY_PATH);
+  });
 });

@@ -147,11 +147,14 @@ export async function simulatePrompt(
   // A link is copied as its target only where the door would read it: in the
   // copy it is a plain file, past every check by link.
   // The reach of the folder copied (a root that is the home folder keeps its hidden entries out).
+  // The copy's deadline, heard by the reach's private-path checks too (rev89h F3: they had none).
+  const copySignal = AbortSignal.timeout(MAX_COPY_MS);
   const reach = await projectReach({
     start: root,
     home: home ?? homeFolder(),
     trusted: opts.trusted,
     root,
+    signal: copySignal,
   });
   const { sandbox, problems, kept, ...left } = await makeSandbox(root, parent, new Set(), {
     purpose: "a copy of the project for the simulation",
@@ -161,10 +164,12 @@ export async function simulatePrompt(
     // and your global excludes (the tree hides what they name, trusted or not).
     privateRules: {
       mode: "keep",
-      check: reach.isPrivate ?? privatePaths(reach.realRoot, { home: home ?? homeFolder() }),
+      check:
+        reach.isPrivate ??
+        privatePaths(reach.realRoot, { home: home ?? homeFolder(), signal: copySignal }),
     },
     keepTimes: true,
-    signal: AbortSignal.timeout(MAX_COPY_MS),
+    signal: copySignal,
     timeMs: MAX_COPY_MS,
     // Build output and caches are no part of the prompt (the tree and the
     // context files pass over them) and may be most of the project.

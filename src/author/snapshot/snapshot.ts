@@ -15,6 +15,7 @@ import { type Diagnostic, SyspromptError } from "../../types.js";
 import {
   type CopyHow,
   defaultSandboxParent,
+  MAX_COPY_MS,
   MAX_FOLDER_LISTING,
   makeSandbox,
   removeSandbox,
@@ -107,7 +108,10 @@ export async function renderScenarioFiles(
  * refuses the copy, as a link does, rather than reach a golden.
  */
 async function scenarioCopy(dir: string): Promise<CopyHow> {
-  const reach = await projectReach({ start: dir, home: homeFolder(), trusted: false });
+  // The copy's own deadline, as simulate's (MAX_COPY_MS), heard by the reach's private-path
+  // checks too: before, it had none (decided, review rev89h F3).
+  const signal = AbortSignal.timeout(MAX_COPY_MS);
+  const reach = await projectReach({ start: dir, home: homeFolder(), trusted: false, signal });
   return reach.isPrivate ? { privateRules: { mode: "refuse", check: reach.isPrivate } } : {};
 }
 

@@ -11,6 +11,7 @@ import {
   sep,
 } from "node:path";
 import { cacheRoot } from "../../_cache-location.js";
+import { normalizeText, opensFrontmatter } from "../../_frontmatter.js";
 import { lstatKindOrMissing, opendirSync, readlink, realpath, stat } from "../../_io.js";
 import { type OutputTarget, outputTarget } from "../../_output-target.js";
 import {
@@ -512,7 +513,8 @@ export interface NamedOutput extends OutputTarget {
 
 /**
  * Refuses `text` for a file of a prompt folder ({@link promptFolderOf}) when it opens with a
- * `---` line (after a byte-order mark and blank lines): the agent reads that block as the file's
+ * `---` line, with or without a language name (`---yaml`, `--- json`: {@link opensFrontmatter},
+ * sysprompt's own reader's test, after a byte-order mark and blank lines): the agent reads that block as the file's
  * settings (Copilot's custom agents, prompt files and chat modes: the tools, terminal included,
  * the model and the mode), and a prompt opens with a repository's text when the base is replaced
  * (a trusted project's `.pi/SYSTEM.md`, a project file named by `--system-prompt`). Whose block
@@ -527,7 +529,10 @@ export function refuseSettingsBlock(
   flag: string,
   path: string,
 ): void {
-  if (folder === undefined || !/^\uFEFF?(?:[ \t]*\r?\n)*---[ \t]*(?:\r?\n|$)/.test(text)) return;
+  if (folder === undefined) return;
+  // Blank lines before it are skipped as an agent's reader may; the opening line is judged
+  // by sysprompt's own frontmatter reader's test, the one place (review rev89h F2).
+  if (!opensFrontmatter(normalizeText(text).replace(/^(?:[ \t]*\n)*/, ""))) return;
   throw new RefusedError(
     `${flag}: ${escapeInline(path)}: the prompt opens with a --- block, which ${folder.agent} reads in its folder ${folder.folder}/ as the file's settings (tools, model, mode), not as text: not written (that block is the first text of the prompt's base, a .pi/SYSTEM.md or a file --system-prompt names, which may be a repository's); write the prompt to a file of its own, out of ${folder.folder}/`,
   );

@@ -654,7 +654,7 @@ export async function loadOne(
     if (root !== undefined)
       kit = {
         root,
-        reach: await projectReach({ start: root, root, home, trusted }),
+        reach: await projectReach({ start: root, root, home, trusted, signal }),
         spelled: walked.spelled,
       };
   }

@@ -107,7 +107,7 @@ export async function findRuleFiles(
   const found: { path: string; rel: string }[] = [];
   const skipped: RuleCandidate[] = [];
   try {
-    await listRulesFolder(top, location, found, skipped, listed, signal);
+    await listRulesFolder(top, real, location, found, skipped, listed, signal);
   } catch (error) {
     // Stopped mid-walk (a rules tree of 200,000 entries is a second's listing): nothing of it kept.
     if (signal?.aborted && error === signal.reason) return [];
@@ -151,6 +151,7 @@ export async function findRuleFiles(
  */
 async function listRulesFolder(
   top: string,
+  real: string,
   location: RuleLocation,
   found: { path: string; rel: string }[],
   skipped: RuleCandidate[],
@@ -166,6 +167,8 @@ async function listRulesFolder(
   const quiet = location.rel === "";
   const match = location.match ?? (() => true);
   await walkFolders<undefined>(top, undefined, {
+    // The folder the door judged: one swapped for a link since is not listed (rev89h F1).
+    real,
     signal,
     sort: "bytes",
     maxEntries: MAX_RULE_FOLDER_ENTRIES,
