@@ -5,6 +5,7 @@
  */
 
 import { minOf, pushAll } from "./_arrays.js";
+import { BUILTIN_ELEMENTS } from "./_builtin-element-names.js";
 import { CONFUSABLE_LETTERS } from "./_confusable-letters.js";
 import {
   apartFromLineAbove,
@@ -3663,17 +3664,6 @@ export const TOUCH_ELEMENT = "instructions";
 export const REPOSITORY_APPEND = "repository_append";
 
 /**
- * The elements the builtin prompt prints each instruction file in
- * (prompts/sections/project_context.md: your own `AGENTS.md` in
- * `<user_instructions path="…">`, a repository's in `<repository_instructions
- * path="…">`): held in every repository text ({@link repositoryNames}), even
- * where no render, layer or template gave the prompt's names (a direct
- * `loadContextForPaths` with no `wrappers`: fx91a, its first file's
- * `<user_instructions>` was raw).
- */
-export const FILE_ELEMENTS: readonly string[] = ["user_instructions", "repository_instructions"];
-
-/**
  * The roles of a chat and the turns of a tool call, as the model APIs and
  * chat formats name them: `system`, `developer` (OpenAI's instructions role),
  * `user`, `human`, `assistant`, `ai`, `bot`, `model` (Gemini's),
@@ -4103,8 +4093,11 @@ export function withElementNames(
  * The names a repository's text is escaped against, built here and only
  * here: `names` (the render's, a session's or a hook's element names), the
  * element a file given on touch is wrapped in ({@link TOUCH_ELEMENT}), the
- * one a project's appended file is ({@link REPOSITORY_APPEND}), the builtin
- * prompt's instruction files' ({@link FILE_ELEMENTS}), the hosts'
+ * one a project's appended file is ({@link REPOSITORY_APPEND}), every element
+ * the builtin prompt prints ({@link BUILTIN_ELEMENTS}, generated from prompts/:
+ * `user_instructions`, `rules`, `available_skills`, `environment`, …, so a
+ * direct `loadContextForPaths` with no `wrappers` holds what a session holds:
+ * fx91a gave the two instruction-file elements only, review rev91a F1), the hosts'
  * ({@link HOST_ELEMENTS}), and always {@link OWNER_MARK}, so that whatever
  * reads it, a render, a session's `contextFor` before any render or a hook,
  * holds the owner mark (review rev69a F4: the hook and a session's first
@@ -4116,7 +4109,7 @@ export function repositoryNames(names: Iterable<string> = []): Set<string> {
   return new Set([
     TOUCH_ELEMENT,
     REPOSITORY_APPEND,
-    ...FILE_ELEMENTS,
+    ...BUILTIN_ELEMENTS,
     ...HOST_ELEMENTS,
     ...names,
     OWNER_MARK,

@@ -65,6 +65,21 @@ const SPACES: ReadonlySet<number> = new Set([
 ]);
 
 /**
+ * True when `text` has a character that shows: one neither a space
+ * separator, a line break nor {@link isHidden} (the zero-width space, the
+ * word joiner, the soft hyphen, a Hangul filler, a tag character, …). A
+ * prompt without one is empty, whatever `trim()` leaves (review rev91a F3:
+ * a prompt of U+200B U+2060 was written). Stops at the first that shows.
+ */
+export function hasVisible(text: string): boolean {
+  for (const ch of text) {
+    const code = ch.codePointAt(0) as number;
+    if (!SPACES.has(code) && !isHidden(code)) return true;
+  }
+  return false;
+}
+
+/**
  * A name as a listing whose structure is indentation and two-space columns
  * prints it (the workspace tree, the AGENTS.md list, `list`'s table): its
  * leading and trailing spaces and every run of two or more written `\u0020`

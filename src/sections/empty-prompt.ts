@@ -1,3 +1,4 @@
+import { hasVisible } from "../_text.js";
 import type { Diagnostic, RenderedSection } from "../types.js";
 
 /** The code of the diagnostic for a prompt with no section in it. */
@@ -5,11 +6,11 @@ export const EMPTY_PROMPT = "prompt-empty";
 
 /**
  * An error when no section made it into the prompt (every one disabled,
- * replaced or rendered empty): the model would get an empty system prompt,
+ * replaced or rendered empty, or to no character that shows: {@link hasVisible}): the model would get an empty system prompt,
  * which no file or option meant, so `--strict` and `check` fail on it.
  */
 export function emptyPromptDiagnostics(sections: readonly RenderedSection[]): Diagnostic[] {
-  if (sections.some((s) => s.text.trim() !== "")) return [];
+  if (sections.some((s) => hasVisible(s.text))) return [];
   return [
     {
       level: "error",

@@ -23,7 +23,7 @@ import {
   xdgFolder,
 } from "../../_paths.js";
 import { UnsafePathError, writeProblem } from "../../_safe-write.js";
-import { escapeInline } from "../../_text.js";
+import { escapeInline, hasVisible } from "../../_text.js";
 import {
   AGENT_FOLDERS,
   agentFileOf,
@@ -539,7 +539,7 @@ export function refuseSettingsBlock(
 }
 
 /**
- * Refuses to write an empty prompt (no text but white space) to a file: an
+ * Refuses to write an empty prompt (no character that shows: {@link hasVisible}) to a file: an
  * agent reads the file at each start, and an empty one gave it no system
  * prompt at all, with exit 0 and the line to use it printed (review rev89g
  * F1: a repository's spending emptied the prompt, and `export` wrote it).
@@ -551,7 +551,7 @@ export function refuseSettingsBlock(
  * @throws FailedError naming `flag` and the path as the user wrote it.
  */
 export function refuseEmptyPrompt(text: string, flag: string, path: string): void {
-  if (text.trim() !== "") return;
+  if (hasVisible(text)) return;
   throw new FailedError(
     `${flag}: ${escapeInline(path)}: the prompt is empty (see prompt-empty and the errors before it): not written, the file is left as it was`,
   );
