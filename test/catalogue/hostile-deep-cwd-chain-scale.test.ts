@@ -18,7 +18,7 @@ import { tempDir } from "../api/_helpers.js";
 // warning, and takes each folder's root and real path from its parent's.
 
 /** Look-ups made: lstat and stat, and realpath (each a walk of the whole path per component). */
-const looked = vi.hoisted(() => ({ stats: 0, realpaths: 0 }));
+const looked = vi.hoisted(() => ({ stats: 0, realpaths: 0, held: 0, fds: new Set<number>() }));
 
 vi.mock("node:fs", async (importOriginal) => {
   const fs = await importOriginal<typeof import("node:fs")>();
@@ -33,9 +33,22 @@ vi.mock("node:fs", async (importOriginal) => {
     realpathSync: Object.assign(counted(fs.realpathSync, "realpaths"), {
       native: counted(fs.realpathSync.native, "realpaths"),
     }),
+    // A folder opened to be listed by its descriptor (a walk's held folder, fx90e): its real path is
+    // one read of /proc/self/fd, no walk of the path, counted apart.
+    openSync: ((path: string, flags?: number, mode?: number) => {
+      const fd = fs.openSync(path, flags as number, mode);
+      if (typeof flags === "number" && (flags & fs.constants.O_DIRECTORY) !== 0) looked.fds.add(fd);
+      return fd;
+    }) as typeof fs.openSync,
+    closeSync: ((fd: number) => {
+      looked.fds.delete(fd);
+      return fs.closeSync(fd);
+    }) as typeof fs.closeSync,
     // A realpath on Linux: the path opened with O_PATH, its real path read from /proc/self/fd.
     readlinkSync: ((path: string, options?: unknown) => {
-      if (String(path).startsWith("/proc/self/fd/")) looked.realpaths++;
+      const fd = /^\/proc\/self\/fd\/(\d+)$/.exec(String(path))?.[1];
+      if (fd !== undefined && looked.fds.has(Number(fd))) looked.held++;
+      else if (fd !== undefined) looked.realpaths++;
       return fs.readlinkSync(path, options as BufferEncoding);
     }) as typeof fs.readlinkSync,
   };
@@ -65,8 +78,9 @@ function deepProject() {
 async function counting<T>(work: () => Promise<T>) {
   looked.stats = 0;
   looked.realpaths = 0;
+  looked.held = 0;
   const value = await work();
-  return { value, stats: looked.stats, realpaths: looked.realpaths };
+  return { value, stats: looked.stats, realpaths: looked.realpaths, held: looked.held };
 }
 
 /** The one warning of a step, naming cwd, the root and how many folders it skipped. */
@@ -99,7 +113,7 @@ describe("hostile repository: a cwd past the folder cap", () => {
     const { root, at, cwd, home } = deepProject();
     writeFileSync(join(at(10), ".cursorrules"), "skipped rule\n");
     writeFileSync(join(cwd, ".cursorrules"), "near rule\n");
-    const { value, stats, realpaths } = await counting(() =>
+    const { value, stats, realpaths, held } = await counting(() =>
       traceRules({ cwd, home, agentDir: join(home, "agent"), sources: DEFAULT_RULE_SOURCES }),
     );
     expect(value.rules.map((r) => r.content)).toEqual(["near rule"]);
@@ -109,6 +123,9 @@ describe("hostile repository: a cwd past the folder cap", () => {
     // A realpath a folder before (Roo's mode files are looked for in the folder itself).
     expect(stats).toBeLessThan(PER_FOLDER * MAX_CHAIN_FOLDERS);
     expect(realpaths).toBeLessThan(20);
+    // Each folder listed is held and its real path read once by its descriptor (fx90e): at most
+    // one such read a folder of the chain's nearest, no walk of the path.
+    expect(held).toBeLessThanOrEqual(MAX_CHAIN_FOLDERS + 4);
   });
 
   it("the skills step searches the git root and the nearest folders, and warns once", async () => {
