@@ -1,11 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { checkPresets, presetNames } from "../../src/agents/load.js";
 import { loadPromptTemplates, loadPromptTemplatesSync } from "../../src/prompt-templates/index.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { swaps } from "./_folder-swap.js";
 
 // rev88a F2: a trusted project's `.pi/sections` (`.pi/prompts`, `.pi/agents`) renamed back and
 // forth with a link to `~/.ssh` while renders ran printed your files' names in 3 of 30 renders:
@@ -16,24 +17,9 @@ import { pinned, tempDir } from "../api/_helpers.js";
 // made here at the one point it mattered: just before the listing opens the folder (the
 // listing's `opendirSync`), once per folder.
 
-const swaps = new Map<string, string>();
-
-vi.mock("../../src/_io.js", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("../../src/_io.js")>();
-  return {
-    ...actual,
-    opendirSync: (...args: Parameters<typeof actual.opendirSync>) => {
-      const named = args[2] ?? String(args[0]);
-      const target = swaps.get(named);
-      if (target !== undefined) {
-        swaps.delete(named);
-        renameSync(named, `${named}.real`);
-        symlinkSync(target, named);
-      }
-      return actual.opendirSync(...args);
-    },
-  };
-});
+vi.mock("../../src/_io.js", async (importOriginal) =>
+  (await import("./_folder-swap.js")).swappingIo(await importOriginal()),
+);
 
 function setup() {
   const root = tempDir();

@@ -1,9 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
+import { swaps } from "./_folder-swap.js";
 
 // Review rev89h F1: a rules folder (`.cursor/rules`) and a skills root (`.pi/skills`) were
 // checked by their path (realpath, then the door) and listed again by their path
@@ -14,24 +15,9 @@ import { pinned, tempDir } from "../api/_helpers.js";
 // following one. As in hostile-project-folder-swap, the swap is made just before the listing
 // opens the folder (the listing's `opendirSync`), once per folder.
 
-const swaps = new Map<string, string>();
-
-vi.mock("../../src/_io.js", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("../../src/_io.js")>();
-  return {
-    ...actual,
-    opendirSync: (...args: Parameters<typeof actual.opendirSync>) => {
-      const named = args[2] ?? String(args[0]);
-      const target = swaps.get(named);
-      if (target !== undefined) {
-        swaps.delete(named);
-        renameSync(named, `${named}.real`);
-        symlinkSync(target, named);
-      }
-      return actual.opendirSync(...args);
-    },
-  };
-});
+vi.mock("../../src/_io.js", async (importOriginal) =>
+  (await import("./_folder-swap.js")).swappingIo(await importOriginal()),
+);
 
 function setup() {
   const root = tempDir();
