@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it, vi } from "vitest";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
-import { tempDir } from "../api/_helpers.js";
+import { hgChain } from "./_hg-chain.js";
 
 // rev88a F1: the workspace tree asked every Mercurial working copy above its root for its ignore
 // files without the render's signal, so a chain of nested working copies, each whose `.hg/hgrc`
@@ -27,25 +27,10 @@ vi.mock("../../src/repo-files/linear-regex.js", async (importOriginal) => {
 const COPIES = 24;
 
 function chain() {
-  const base = tempDir();
-  const lines = ["syntax: glob"];
-  for (let i = 0, size = 0; size < 250 * 1024; i++) {
-    const line = `**/a${i}*b*c*/**/*.x${i}`;
-    lines.push(line);
-    size += line.length + 1;
-  }
-  let dir = join(base, "p");
-  for (let k = 0; k < COPIES; k++) {
-    mkdirSync(join(dir, ".hg"), { recursive: true });
-    const below = "d/".repeat(COPIES - k);
-    writeFileSync(join(dir, ".hg", "hgrc"), `[ui]\nignore = ${below}big\n`);
-    dir = join(dir, "d");
-  }
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "big"), `${lines.join("\n")}\n`);
-  writeFileSync(join(dir, "AGENTS.md"), "# proj\n");
+  const { base, deepest } = hgChain(COPIES);
+  writeFileSync(join(deepest, "AGENTS.md"), "# proj\n");
   mkdirSync(join(base, "home", ".pi", "agent"), { recursive: true });
-  return { base, deepest: dir };
+  return { base, deepest };
 }
 
 describe("hostile repository: a chain of Mercurial working copies compiles nothing after the render returned", () => {

@@ -5,6 +5,7 @@ import { simulatePrompt } from "../../src/author/simulate/simulate.js";
 import { runSnapshots } from "../../src/author/snapshot/snapshot.js";
 import { hgIgnoreAround } from "../../src/repo-files/index.js";
 import { FIXTURES, pinned, tempDir } from "../api/_helpers.js";
+import { hgChain } from "./_hg-chain.js";
 
 // Review rev89h F3: `sysprompt snapshot` built its untrusted reach with no signal, and
 // `hgIgnoreAround` gave each Mercurial working copy above the root a budget of its own, so a
@@ -40,25 +41,7 @@ vi.mock("../../src/repo-files/private-paths.js", async (importOriginal) => {
 
 const COPIES = 12;
 
-function chain() {
-  const base = tempDir();
-  const lines = ["syntax: glob"];
-  for (let i = 0, size = 0; size < 250 * 1024; i++) {
-    const line = `**/a${i}*b*c*/**/*.x${i}`;
-    lines.push(line);
-    size += line.length + 1;
-  }
-  let dir = join(base, "p");
-  for (let k = 0; k < COPIES; k++) {
-    mkdirSync(join(dir, ".hg"), { recursive: true });
-    writeFileSync(join(dir, ".hg", "hgrc"), `[ui]\nignore = ${"d/".repeat(COPIES - k)}big\n`);
-    dir = join(dir, "d");
-  }
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "big"), `${lines.join("\n")}\n`);
-  mkdirSync(join(base, "home"), { recursive: true });
-  return { base, deepest: dir };
-}
+const chain = () => hgChain(COPIES);
 
 describe("hostile-hgignore-chain-total: the working copies around a root share one budget", () => {
   it("a chain of copies naming one heavy file compiles a bounded number of lines, then is cut", async () => {
