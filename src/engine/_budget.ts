@@ -105,6 +105,12 @@ export class PromptWork {
   /** Set when a render crossed the prompt's limits: render no more sections. */
   spent = false;
   /**
+   * What the failed prints of a trusted project's partials in templates of
+   * yours spent ({@link RenderBudget.hold}): charged again to each such print
+   * after, in every render of the prompt, never to your templates.
+   */
+  readonly held: HeldSpending = { calls: 0, produced: 0, given: 0, read: 0 };
+  /**
    * Sources of your own and the builtin templates (sections, partials, a
    * custom prompt): they count toward none of the prompt's compile totals
    * (each keeps its own per-template caps), so a repository's templates
@@ -240,13 +246,93 @@ function spentError(): TemplateError {
   return new TemplateError("Render stopped: the sections before this one spent the prompt's work");
 }
 
+/** A render's own counts, of calls, output, what helpers were given and text read again ({@link RenderBudget}). */
+export interface HeldSpending {
+  calls: number;
+  produced: number;
+  given: number;
+  read: number;
+}
+
+/** Where a held print began ({@link RenderBudget.hold}): the render's counts and stacks then, and what was held then. */
+export interface HeldMark extends HeldSpending {
+  partials: number;
+  children: number;
+  added: HeldSpending;
+}
+
 /** The budget of one render; `begin`/`end` bracket every metered call. */
 export class RenderBudget {
   /** `compiles`: the prompt's ({@link PromptWork.compiles}), or this render's own when it is no prompt's. */
   constructor(
     readonly work?: PromptWork,
     readonly compiles: PromptCompiles = work?.compiles ?? new PromptCompiles(),
-  ) {}
+  ) {
+    this.held = work?.held ?? { calls: 0, produced: 0, given: 0, read: 0 };
+  }
+
+  /** What held prints that failed spent, the prompt's ({@link PromptWork.held}) or this render's own. */
+  private readonly held: HeldSpending;
+
+  /**
+   * Begins a print whose failure is its own (a trusted project's partial
+   * printed in a template of yours, rev91a F2): it starts from this render's
+   * counts plus what the held prints that failed before it spent
+   * ({@link PromptWork.held}), so no such print gets a fresh limit.
+   * {@link release} ends it.
+   */
+  hold(): HeldMark {
+    const added = { ...this.held };
+    const mark: HeldMark = {
+      calls: this.calls,
+      produced: this.produced,
+      given: this.given,
+      read: this.read,
+      partials: this.partials.length,
+      children: this.childOutput.length,
+      added,
+    };
+    this.calls += added.calls;
+    this.produced += added.produced;
+    this.given += added.given;
+    this.read += added.read;
+    return mark;
+  }
+
+  /**
+   * Ends a print begun by {@link hold}. Printed: what it spent stays this
+   * render's, as any call's. `failed`: the render's counts and stacks are put
+   * back as they were at `mark` (the template around it goes on as if it had
+   * not been called), and what the print spent is held against the next
+   * ({@link PromptWork.held}); the prompt's totals keep it all (never given back).
+   */
+  release(mark: HeldMark, failed: boolean): void {
+    const { added } = mark;
+    const spent: HeldSpending = {
+      calls: this.calls - mark.calls - added.calls,
+      produced: this.produced - mark.produced - added.produced,
+      given: this.given - mark.given - added.given,
+      read: this.read - mark.read - added.read,
+    };
+    if (!failed) {
+      this.calls = mark.calls + spent.calls;
+      this.produced = mark.produced + spent.produced;
+      this.given = mark.given + spent.given;
+      this.read = mark.read + spent.read;
+      return;
+    }
+    const held = this.held;
+    held.calls += spent.calls;
+    held.produced += spent.produced;
+    held.given += spent.given;
+    held.read += spent.read;
+    this.calls = mark.calls;
+    this.produced = mark.produced;
+    this.given = mark.given;
+    this.read = mark.read;
+    this.partials.length = mark.partials;
+    this.childOutput.length = mark.children;
+  }
 
   private calls = 0;
   private produced = 0;

@@ -56,6 +56,16 @@ export interface RenderOptions {
    * each value the render prints is given to it. Absent: the value as it is.
    */
   printed?: (value: unknown) => unknown;
+  /**
+   * A print of the partial `name` (template `source`) that no held print of
+   * this render is around: "hold" runs it with its failure its own (the
+   * render's budget put back as before it, {@link RenderBudget.hold}, and
+   * {@link partialFailed}'s text printed in its place), "skip" prints nothing
+   * and runs nothing; undefined runs it as any (its failure the template's).
+   */
+  holdPartial?: (name: string, source: string) => "hold" | "skip" | undefined;
+  /** What a held print that failed prints instead, told its error (located in the partial). */
+  partialFailed?: (name: string, error: TemplateError) => string;
 }
 
 export interface Engine {
@@ -228,6 +238,9 @@ export function createEngine(): Engine {
   let finishing: RenderOptions["partialText"] | undefined;
   /** The render in progress's `printed`. */
   let printing: RenderOptions["printed"] | undefined;
+  /** The render in progress's `holdPartial` and `partialFailed`, and whether a held print of it runs now. */
+  let holding: Pick<RenderOptions, "holdPartial" | "partialFailed"> | undefined;
+  let inHeld = false;
   const printedHook = (value: unknown) => (printing === undefined ? value : printing(value));
   const currentBudget = () => budget;
   const noop = (hb as unknown as { VM?: { noop?: unknown } }).VM?.noop;
@@ -456,9 +469,16 @@ export function createEngine(): Engine {
       const spending = budget;
       // The render's, not the wrapper's: wrappers are kept across renders ({@link wrapperOf}).
       const finish = finishing;
+      const holder = holding;
+      // A trusted project's partial in a template of yours: its failure is its own (rev91a F2).
+      const hold =
+        inHeld || typeof source !== "string" ? undefined : holder?.holdPartial?.(name, source);
+      if (hold === "skip") return "";
+      const mark = hold === "hold" && spending !== undefined ? spending.hold() : undefined;
+      if (mark !== undefined) inHeld = true;
       let compiled: Compiled | undefined;
       let result: string;
-      // No `finally`: an error here ends the whole render, budget and all.
+      // No `finally`: an error here ends the whole render, budget and all (a held print's, only the print).
       try {
         spending?.enterPartial(name);
         spending?.begin();
@@ -477,10 +497,22 @@ export function createEngine(): Engine {
         }
         spending?.end(result);
       } catch (error) {
-        // Located by the caller at its `{{> name}}`.
-        throw new PartialCallError(name, toTemplateError(hb, error, compiled?.places));
+        const failure = toTemplateError(hb, error, compiled?.places);
+        if (mark === undefined || spending === undefined) {
+          // Located by the caller at its `{{> name}}`.
+          throw new PartialCallError(name, failure);
+        }
+        inHeld = false;
+        spending.release(mark, true);
+        // Past the prompt's totals the prompt is spent: the template stops as before.
+        if (spending.work?.spent === true) throw new PartialCallError(name, failure);
+        return holder?.partialFailed?.(name, failure) ?? "";
       }
       spending?.leavePartial();
+      if (mark !== undefined) {
+        inHeld = false;
+        spending?.release(mark, false);
+      }
       return result;
     };
   }
@@ -611,9 +643,13 @@ export function createEngine(): Engine {
       const outerFinish = finishing;
       const outerPrinting = printing;
       const outerPartials = rendering;
+      const outerHolding = holding;
+      const outerInHeld = inHeld;
       budget = spending;
       finishing = options.partialText;
       printing = options.printed;
+      holding = options;
+      inHeld = false;
       setup ??= captureSetup(hb, printedHook);
       // Emptied when the render returns ({@link forget}).
       const own: RenderPartials = { extra: options.partials, names: [], found: undefined };
@@ -628,6 +664,8 @@ export function createEngine(): Engine {
         budget = outer;
         finishing = outerFinish;
         printing = outerPrinting;
+        holding = outerHolding;
+        inHeld = outerInHeld;
       }
     },
     check(source) {

@@ -457,6 +457,10 @@ export function renderSections(
   const finishedPartials = new Map<string, FinishedPartial>();
   // Whether a trusted project's section is rendering now: past `input.stopAt` it stops ({@link late}).
   let projectRendering = false;
+  // Whether the project's custom base prompt (its SYSTEM_TEMPLATE.md) is rendering now ({@link holdPartial}).
+  let projectCustom = false;
+  // The project's partials whose print in a template of yours failed: left out unrun after (rev91a F2).
+  const failedPartials = new Set<string>();
   const fromCode = new Map((input.extraSections ?? []).map((e) => [e.name, e.text]));
   // The elements a trusted project's section may not write in its own text (rev52b F14).
   let reserved: ReadonlySet<string> | undefined;
@@ -694,12 +698,20 @@ export function renderSections(
       return { text: closedCustom(prompt, text), source: prompt.source };
     }
     try {
-      const render = () =>
-        placedText(
-          () => engine.render(prompt.text, { ...input.data, customPrompt: null }, renderOptions()),
-          prompt.source,
-          prompt,
-        );
+      const render = () => {
+        const outer = projectCustom;
+        projectCustom = mayBeRepository(prompt);
+        try {
+          return placedText(
+            () =>
+              engine.render(prompt.text, { ...input.data, customPrompt: null }, renderOptions()),
+            prompt.source,
+            prompt,
+          );
+        } finally {
+          projectCustom = outer;
+        }
+      };
       const reuse = input.reuse;
       const text = reuse
         ? (reuse.take(prompt, undefined, work) ?? reuse.fresh(prompt, undefined, work, render))
@@ -729,7 +741,31 @@ export function renderSections(
       work,
       partialText: projectPartial,
       printed,
+      holdPartial,
+      partialFailed,
     };
+  }
+
+  /**
+   * rev91a F2: a trusted project's partial printed in a template of yours (your
+   * section, your `SYSTEM_TEMPLATE.md`, a builtin's) fails alone, as the
+   * name meter stops it alone (rev89g F1, {@link finishedPartial}): the engine
+   * holds its outermost print ({@link RenderOptions.holdPartial}) and prints
+   * {@link partialFailed}'s text in its place; a print of a name that failed
+   * before is left out unrun. In a template of the project's its failure is
+   * that template's, as before.
+   */
+  function holdPartial(name: string, source: string): "hold" | "skip" | undefined {
+    if (input.ownPartials === undefined || input.ownPartials.has(source)) return undefined;
+    if (projectRendering || projectCustom) return undefined;
+    return failedPartials.has(name) ? "skip" : "hold";
+  }
+
+  /** A held print of the project's partial `name` that failed: left out (`""`), said once with its place and cause. */
+  function partialFailed(name: string, error: TemplateError): string {
+    failedPartials.add(name);
+    diagnostics.push(partialFailedWarning(name, error));
+    return "";
   }
 
   /**
@@ -1317,6 +1353,22 @@ function partialLeftOutWarning(name: string): Diagnostic {
     code: "prompt-render-work",
     message: `the project's partial "${name}" is left out where a template of yours prints it: the repository's texts read before it (its rule, context and appended files, sections and partials) gave the element-name reader more work than one render may spend on them, so this text of the repository's was not read; your template around it is kept`,
     path: `.pi/partials/${name}.md`,
+  };
+}
+
+/**
+ * A trusted project's partial that failed where a template of yours prints it
+ * (rev91a F2): its place in `.pi/partials/NAME.md` (the render has no path of
+ * a project's partial), the cause, and that your template is kept.
+ */
+function partialFailedWarning(name: string, error: TemplateError): Diagnostic {
+  return {
+    level: "warning",
+    code: "template",
+    message: `the project's partial "${name}" failed where a template of yours prints it: ${error.message}; that print is left out (and every later one of it), your template around it is kept`,
+    path: `.pi/partials/${name}.md`,
+    ...(error.line !== undefined ? { line: error.line } : {}),
+    ...(error.column !== undefined ? { column: error.column } : {}),
   };
 }
 
