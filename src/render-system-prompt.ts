@@ -228,7 +228,11 @@ export function renderPrepared(
             ...trees,
             ...(prepared.deadline !== undefined ? { deadline: { at: prepared.deadline } } : {}),
           }),
-    prepared.checkBudgetLeft,
+    // Past the stop time, spent: each text after takes the budget's instant fallback (rev91b F1).
+    {
+      left: prepared.checkBudgetLeft ?? CHECK_BUDGET_CHARS,
+      ...(stopAt === undefined ? {} : { stop: stopAt }),
+    },
   );
   return {
     text: out.text,
@@ -345,7 +349,8 @@ export async function preparePrompt(
   const { wrappers } = names;
   pushAll(diagnostics, names.diagnostics);
   const customPrompt = chooseCustomPrompt(optionCustomPrompt(opts.systemPrompt), layers);
-  const { printedAppend, unread, ...whose } = whoseTexts(layers, customPrompt, resolved, names);
+  const texts = whoseTexts(layers, customPrompt, resolved, names, deadline);
+  const { printedAppend, unread, ...whose } = texts;
   const assembled = assemblePromptData({
     options: preset.agentName === undefined ? options : { ...options, agentName: preset.agentName },
     opts,
@@ -608,7 +613,10 @@ function whoseTexts(
   customPrompt: CustomPrompt | null,
   { opts, options, provenance }: ResolvedRender,
   { wrappers, userFileWrappers }: PromptWrappers,
+  deadline: number,
 ) {
+  // Its checks stop at the render's stop time, as its sections do (rev91b F1).
+  const stop = renderStop(deadline);
   const repository = customPromptMayBeRepository(customPrompt, opts.systemPrompt);
   const parts = [
     ...appendParts(layers, opts.appendSystemPrompt),
@@ -621,7 +629,7 @@ function whoseTexts(
   // A text of yours the HTML reader gives up on is kept as written, with a warning (rev64b F2).
   const unread: Diagnostic[] = [];
   // The render's one check budget: the appended parts, then the data, then the render (rev68e F3).
-  const checks: CheckBudget = { left: CHECK_BUDGET_CHARS };
+  const checks: CheckBudget = { left: CHECK_BUDGET_CHARS, ...(stop ? { stop } : {}) };
   const warn = (warning: Diagnostic) => unread.push(warning);
   // And its one meter of the name reader's work on the repository's texts (rev82b F2).
   const names = newNameBudget();

@@ -30,6 +30,7 @@ import {
   markdownAsHtmlWithBlocks,
   withBlocks,
 } from "./markdown-html.js";
+import type { RenderStop } from "./render.js";
 
 /** Which of the renderer's bounds stopped a check, told by {@link followingShown}'s `onLimit`. */
 export type { RenderLimit };
@@ -702,7 +703,16 @@ export const CHECK_BUDGET_CHARS = 512 * 1024;
  * ({@link CHECK_BUDGET_CHARS}) was spent on the texts before it (rev65a F2):
  * said of a context file and of a rule file alike.
  */
-export const OVER_BUDGET_WORDS = `holds HTML, and the check of what the repository's texts leave open spent its budget for this render (${CHECK_BUDGET_CHARS} characters) on the texts before it or on this text's own fallbacks: every < in it is written as text (&lt;)`;
+export const OVER_BUDGET_WORDS = `holds HTML, and the check of what the repository's texts leave open spent its budget for this render (${CHECK_BUDGET_CHARS} characters, or its time: the render's deadline) on the texts before it or on this text's own fallbacks: every < in it is written as text (&lt;)`;
+
+/**
+ * What a text's check is charged on top of its length ({@link paidCheck}):
+ * the fixed work of each text checked (its probe render's own paragraphs,
+ * a reader and a tree made for it), about 100-350 µs a text measured, as
+ * much as 150-250 characters of its own. 200 rules of 2,600 characters were
+ * charged their length only (review rev91b F1).
+ */
+export const CHECK_TEXT_CHARS = 256;
 
 /**
  * The budget of the scope running now, undefined outside one (where each
@@ -724,6 +734,15 @@ let budget: CheckBudget | undefined;
 export interface CheckBudget {
   /** Characters left. */
   left: number;
+  /**
+   * The render's stop time (`renderStop` in src/render-system-prompt.ts, the
+   * one its trusted project's sections stop at): past it, the budget is spent
+   * ({@link checkAffordable}), and each text after takes the budget's instant
+   * fallback, as when its characters run out. Before, the assembly's check
+   * heard no deadline: 200 always rules of 2,600 characters of `- <x>N` took
+   * 2.0-2.7 s of CPU at `--deadline 1000` (review rev91b F1).
+   */
+  stop?: RenderStop;
 }
 
 /**
@@ -781,15 +800,19 @@ export function withCheckBudget<T>(
 
 /** Whether the running scope's budget ({@link withCheckBudget}) still holds a check of `text`: false when a text with `<` is longer than what is left, or, outside every scope, than {@link UNSCOPED_CHECK_CHARS}; true for the render a {@link paidCheck} paid for. */
 export function checkAffordable(text: string): boolean {
-  return (
-    !text.includes("<") || prepaid > 0 || text.length <= (budget?.left ?? UNSCOPED_CHECK_CHARS)
-  );
+  if (!text.includes("<") || prepaid > 0) return true;
+  // Past the render's stop time the budget is spent, for this render's every check after (rev91b F1).
+  const stop = budget?.stop;
+  if (budget !== undefined && stop !== undefined && budget.left > 0 && stop.clock() >= stop.at)
+    budget.left = 0;
+  return text.length <= (budget?.left ?? UNSCOPED_CHECK_CHARS);
 }
 
 /**
  * `run()`, the whole check of `text` (its reading, its closers' and
  * fallbacks' {@link followingShown}), charged to the scope's budget once,
- * when it starts: a text the reading gives up on has spent its share all the
+ * when it starts, its length and {@link CHECK_TEXT_CHARS} (a text longer than
+ * what is left is refused; one that fits may spend the rest): a text the reading gives up on has spent its share all the
  * same (rev66e F3: nine 262 KB texts paid 3.3 s of work and charged
  * nothing). `refused()` when it does not fit ({@link checkAffordable}),
  * nothing charged. `free`: a text of yours, checked whatever is left and
@@ -801,7 +824,9 @@ export function paidCheck<T>(text: string, run: () => T, refused: () => T, free 
   if (paid) return run();
   if (!free) {
     if (!checkAffordable(text)) return refused();
-    if (budget !== undefined && text.includes("<")) budget.left -= text.length;
+    // Its length and a text's fixed work (rev91b F1); a text that fits is checked, the rest then spent.
+    if (budget !== undefined && text.includes("<"))
+      budget.left = Math.max(0, budget.left - text.length - CHECK_TEXT_CHARS);
   }
   paid = true;
   prepaid = free ? Number.POSITIVE_INFINITY : 1;

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { closeOpenBlocks } from "../../src/_fence.js";
-import { CHECK_BUDGET_CHARS, withCheckBudget } from "../../src/sections/html-reading.js";
+import {
+  CHECK_BUDGET_CHARS,
+  CHECK_TEXT_CHARS,
+  withCheckBudget,
+} from "../../src/sections/html-reading.js";
 
 // Review rev66e F3: a text the reading gives up on (a `<div>` before a list of 50,000 items: the
 // renderer's own block tags are past what one reading takes) never reached the final check, so it
@@ -15,8 +19,9 @@ describe("hostile repository: the check's budget is charged when a text's check 
   it("texts the reading refuses spend the budget; the next text past it is not checked", () => {
     const small = "Use <b>bold</b> here.\n";
     const out = withCheckBudget(() => {
-      // Two texts of 262,144 characters each: the whole budget.
-      for (let i = 0; i < 2; i++) closeOpenBlocks(refused(CHECK_BUDGET_CHARS / 2 - 16));
+      // Two texts charged 262,144 characters each, their fixed charge included (rev91b F1): the whole budget.
+      const n = CHECK_BUDGET_CHARS / 2 - 16 - CHECK_TEXT_CHARS;
+      for (let i = 0; i < 2; i++) closeOpenBlocks(refused(n));
       return closeOpenBlocks(small);
     });
     // The budget is spent, so the small text falls back (before: it was checked, nothing charged).

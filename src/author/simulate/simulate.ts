@@ -59,8 +59,10 @@ export interface SimulateSettings {
   session?: boolean;
   /**
    * How long the simulated renders may take together, from the first render
-   * on, in ms: an action not started by then is left out, with a
-   * `simulate-cut` warning. Each render also keeps its own deadline.
+   * on, in ms, read before each render: the action of a render not started
+   * by then, and each after it, is left out, with a `simulate-cut` warning
+   * (rev91b F2: read before each action, its three renders ran past it).
+   * Each render also keeps its own deadline.
    * Default: 20,000.
    */
   maxRenderMs?: number;
@@ -318,15 +320,14 @@ async function simulateIn(
   };
   const rows: SimulatedRow[] = [];
   const renderBudget = settings.maxRenderMs ?? MAX_SIMULATE_RENDER_MS;
+  // Up to 19 renders, each bounded by its own deadline: together they stop at one budget, read
+  // before each render, so that they run past it by one render at most (an action is three: rev91b
+  // F2). The action a render is refused in is not simulated: no row of half its renders.
+  const spent = () => clock() - firstStarted >= renderBudget;
+  let cutAt: number | undefined;
   for (const [index, action] of SIMULATED_ACTIONS.entries()) {
-    // Up to 19 renders, each bounded by its own deadline: together they stop at one budget.
-    if (clock() - firstStarted >= renderBudget) {
-      const left = SIMULATED_ACTIONS.slice(index);
-      diagnostics.push({
-        level: "warning",
-        code: "simulate-cut",
-        message: `the simulated renders took more than ${renderBudget / 1000} s together, so ${left.length} of ${SIMULATED_ACTIONS.length} actions were not simulated: ${left.join(", ")}`,
-      });
+    if (spent()) {
+      cutAt = index;
       break;
     }
     const session =
@@ -335,6 +336,10 @@ async function simulateIn(
         : createPromptSession(base, { keepSessionSections: true });
     try {
       const before = session ? asProject((await session.render()).result, false) : undefined;
+      if (session && spent()) {
+        cutAt = index;
+        break;
+      }
       const done = await act(action, ctx);
       try {
         const freshStarted = clock();
@@ -350,6 +355,10 @@ async function simulateIn(
           fresh,
         };
         if (session && before) {
+          if (spent()) {
+            cutAt = index;
+            break;
+          }
           const afterStarted = clock();
           const after = asProject((await session.render(done.overrides)).result);
           // One counter for both: the sections they share are counted once.
@@ -364,6 +373,14 @@ async function simulateIn(
     } finally {
       session?.close();
     }
+  }
+  if (cutAt !== undefined) {
+    const left = SIMULATED_ACTIONS.slice(cutAt);
+    diagnostics.push({
+      level: "warning",
+      code: "simulate-cut",
+      message: `the simulated renders took more than ${renderBudget / 1000} s together, so ${left.length} of ${SIMULATED_ACTIONS.length} actions were not simulated: ${left.join(", ")}`,
+    });
   }
   if (estimated) {
     diagnostics.push({
