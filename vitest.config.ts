@@ -62,6 +62,8 @@ const SLOW = [
   "test/misc/regex-linear.test.ts",
   // rev68e F1: parses commonmark's lib/ with TypeScript to pin its audited expressions (0.8 s).
   "test/sections/commonmark-regex-audit.test.ts",
+  // fx92d: parses src/'s callers of a reach with TypeScript, for their required signal (1.5 s).
+  "test/repo-files/signal-required.test.ts",
   // rev66d F5: five CLI renders, the first loads the CLI (3.1 s under load).
   "test/catalogue/hostile-output-other-home-dotnames.test.ts",
   // rev66d F6: five CLI renders refused, the first loads the CLI (3.3 s under load).

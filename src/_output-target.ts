@@ -17,6 +17,7 @@ import {
   holdsGit,
   intoProject,
   isRepositoryRoot,
+  NO_DEADLINE,
   nestedClones,
   projectReach,
   type Reach,
@@ -552,7 +553,7 @@ async function outermostReach(start: string, home: string): Promise<Reach> {
  * (a dotfiles repository), or `/`, is narrowed by the home-folder rule as before.
  */
 async function repositoryReach(start: string, home: string, root: string): Promise<Reach> {
-  const reach = await projectReach({ start, home, trusted: true, root });
+  const reach = await projectReach({ start, home, trusted: true, root, signal: NO_DEADLINE });
   if (reach.root === root || dirname(root) === root || !(await holdsGit(root))) return reach;
   const [realRoot, realHome] = await Promise.all([realpathOrSelf(root), realpathOrSelf(home)]);
   const below = (h: string, r: string) => h !== r && isWithin(h, r);

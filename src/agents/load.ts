@@ -9,6 +9,7 @@ import {
   findProjectRoot,
   folderRefusedAt,
   listProjectFolder,
+  NO_DEADLINE,
   projectReach,
   type Reach,
   type RepoCapped,
@@ -302,6 +303,7 @@ function presetsAt(folders: PresetFolders) {
     start: folders.cwd ?? dirname(folders.projectDir),
     home: folders.home ?? homeFolder(),
     trusted: true,
+    signal: folders.signal ?? NO_DEADLINE,
   };
 }
 

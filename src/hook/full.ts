@@ -12,7 +12,7 @@ import { globRuleFolders, type TouchedFile } from "../gather/context/index.js";
 import { contextKey, ruleKey } from "../gather/context/touch-keys.js";
 import { realWorkingFolder } from "../gather/roots.js";
 import { globSuffixes, RULE_FORMATS } from "../gather/rules/index.js";
-import { projectReach } from "../repo-files/index.js";
+import { NO_DEADLINE, projectReach } from "../repo-files/index.js";
 import { formatTouched } from "../touch/format.js";
 import type { Diagnostic } from "../types.js";
 import { type HookWhere, hookLoading, mayBringSomething } from "./context.js";
@@ -234,7 +234,13 @@ async function lookAt(
   // From cwd's real folder, as the pass it stands for (loadContextForPaths) looks (rev57a F3).
   const realCwd = await realWorkingFolder(resolve(expandHome(cwd, home)), { home });
   const ceiling = o.ceilingDir === undefined ? undefined : resolve(o.ceilingDir);
-  const reach = await projectReach({ start: realCwd, home, trusted: true, ceiling });
+  const reach = await projectReach({
+    start: realCwd,
+    home,
+    trusted: true,
+    ceiling,
+    signal: NO_DEADLINE,
+  });
   const folders = await globRuleFolders(o.rules, {
     cwd: realCwd,
     root: reach.root,

@@ -8,7 +8,7 @@ import {
   readGeminiSettings,
   stripJsonComments,
 } from "../gather/rules/gemini-settings.js";
-import { projectReach } from "../repo-files/index.js";
+import { NO_DEADLINE, projectReach } from "../repo-files/index.js";
 import type { HookWhere } from "./context.js";
 import { GEMINI_SHELL_KEPT_CHARS } from "./reply.js";
 
@@ -107,7 +107,13 @@ export async function geminiCut(cwd: string, where: HookWhere): Promise<GeminiCu
     if (resolve(cwd) === resolve(geminiHome(where))) return {};
     // Found from cwd's real folder, as every other look of the hook's (rev57a F3).
     const real = await realWorkingFolder(resolve(cwd), { home: where.home });
-    const reach = await projectReach({ start: real, home: where.home, trusted: true });
+    // The hook's one look-up of a trusted reach (no private checks): no deadline of its own.
+    const reach = await projectReach({
+      start: real,
+      home: where.home,
+      trusted: true,
+      signal: NO_DEADLINE,
+    });
     const settings = await readGeminiSettings(real, reach, "its threshold not read");
     if ("value" in settings) {
       return settings.cut

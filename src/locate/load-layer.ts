@@ -4,7 +4,13 @@ import { parseFrontmatter } from "../_frontmatter.js";
 import { kindOfPath } from "../_fs.js";
 import { checkpoint } from "../_pace.js";
 import { entryKind, KIND_WORDS } from "../_safe-write.js";
-import { folderRefused, projectReach, type Reach, readRepoText } from "../repo-files/index.js";
+import {
+  folderRefused,
+  NO_DEADLINE,
+  projectReach,
+  type Reach,
+  readRepoText,
+} from "../repo-files/index.js";
 import { listMarkdown, loadSectionsFromDir, readLayerFiles } from "../sections/load.js";
 import type { CustomPrompt } from "../sections/render.js";
 import type { SectionFile } from "../sections/types.js";
@@ -78,7 +84,11 @@ export async function loadLayer(
   const notFolder = await notAFolder(dir, layer);
   if (notFolder) return { ...emptyLayer(layer), diagnostics: [notFolder] };
   const reach = options.confine
-    ? await projectReach({ ...options.confine, trusted: true })
+    ? await projectReach({
+        ...options.confine,
+        trusted: true,
+        signal: options.signal ?? NO_DEADLINE,
+      })
     : undefined;
   // The layer folder itself linked out of the project (`.pi` to `~/private`): one warning naming
   // it, and nothing in it listed or read (decided, review rev82e F2).

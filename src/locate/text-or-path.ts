@@ -15,6 +15,7 @@ import { sharedOnTheWay } from "../_shared-way.js";
 import { realWorkingFolder } from "../gather/roots.js";
 import {
   isRepositoryRoot,
+  NO_DEADLINE,
   projectReach,
   type Reach,
   readRepoText,
@@ -93,7 +94,16 @@ export async function readTextOrPath(
   // through a link of theirs (~/work -> /data/work). Out into a folder that is no one's own
   // as written, it is that folder's, whatever its links lead to (see `leavesIntoTree`).
   const absolute = isAbsolute(expandHome(value, home));
-  const doored = await namedProjectPath(path, { absolute, cwd, home, trusted, signal });
+  // The reach's private-path checks hear the render's signal: once it fires the file is refused,
+  // named, as a link walk stopped by it refuses it (fx92d: they ran on past it, 3.6 s at 300 ms).
+  const late = (error: unknown): never => {
+    if (signal?.aborted !== true) throw error;
+    throw new SyspromptError(
+      "bad-argument",
+      `${what}: cannot use "${value}": the render's deadline passed while it was checked against the project's ignore rules; name it again with a longer deadline, or trust the project`,
+    );
+  };
+  const doored = await namedProjectPath(path, { absolute, cwd, home, trusted, signal }).catch(late);
   // Your own file is yours only where no other user could have put his in its place: his file, or
   // one below a folder he owns or may write (the PATH search's walk; review rev77d F2: another
   // user's /tmp/f2n/notes.md was appended as your text).
@@ -109,7 +119,7 @@ export async function readTextOrPath(
   }
   const read =
     doored !== undefined
-      ? await readRepoText(doored.path, { reach: doored.reach })
+      ? await readRepoText(doored.path, { reach: doored.reach }).catch(late)
       : await readTextFile(path);
   if (!read.ok) {
     // Out of the working folder's own project: say why a folder of the user's may be taken for a tree.
@@ -151,6 +161,8 @@ export async function namedProjectPath(
   },
 ): Promise<{ path: string; reach: Reach; around?: true } | undefined> {
   const { absolute, home, trusted, signal } = o;
+  // A reach's checks hear the render's signal; a caller with none (a command's own look-up) has no deadline.
+  const reachSignal = signal ?? NO_DEADLINE;
   // A path inside the working folder as given is its file, judged from its real folder, as git
   // judges it: a cwd named through a link into a repository's subfolder found no repository, and
   // `--untrusted --append-system-prompt ./notes.md` read the link to a git-ignored file (rev56a F3).
@@ -174,13 +186,19 @@ export async function namedProjectPath(
   const walked = await walkHeld(path, { cwd, home, signal, packages: true });
   const held = async (place: { path: string; tree: { root: string } }) => ({
     path: place.path,
-    reach: await projectReach({ start: place.tree.root, home, trusted, root: place.tree.root }),
+    reach: await projectReach({
+      start: place.tree.root,
+      home,
+      trusted,
+      root: place.tree.root,
+      signal: reachSignal,
+    }),
   });
   if (walked.kind === "link-out") return held(linkOutPlace(walked));
   // The working folder's project is found from its real folder, as everywhere (rev57a F3): from
   // the link's spelling a path named through another link of yours lost the repository's ignore
   // rules (rev58a F2). Only whether the path leaves into a tree around it is decided as written.
-  const near = await projectReach({ start: real, home, trusted });
+  const near = await projectReach({ start: real, home, trusted, signal: reachSignal });
   // Decided on the path as written first: out of the project into a tree around it (a tarball
   // around your clone), it is the tree's file even where the tree's link leads back into yours.
   const into = (await leavesIntoTree(path, { root: near.root, start: cwd, home }))
@@ -203,7 +221,7 @@ export async function namedProjectPath(
     return { path: into, reach: near };
   if (place.tree === undefined) return undefined;
   const root = place.tree.root;
-  const reach = await projectReach({ start: root, home, trusted, root });
+  const reach = await projectReach({ start: root, home, trusted, root, signal: reachSignal });
   if (!counts(reach)) return undefined;
   return place.tree.kind === "shared"
     ? { path: place.path, reach, around: true }

@@ -16,6 +16,7 @@ import type { AppendPart, NormalizedOptions } from "../options.js";
 import {
   DEFAULT_MAX_CONTEXT_BYTES,
   findProjectRoot,
+  NO_DEADLINE,
   ownAgentDir,
   projectReach,
 } from "../repo-files/index.js";
@@ -192,7 +193,14 @@ async function hostSkills(
   const { cwd, home, ceiling, root } = at;
   // A root not found in time is searched to the end: cwd alone would count the repository's skills yours.
   const given = root !== undefined ? { root } : {};
-  const reach = await projectReach({ start: cwd, home, trusted: true, ceiling, ...given });
+  const reach = await projectReach({
+    start: cwd,
+    home,
+    trusted: true,
+    ceiling,
+    signal: NO_DEADLINE,
+    ...given,
+  });
   // A home folder that is the repository around cwd (HOME=$PWD in a dev container) is the
   // project's whole, from a subfolder too: its hidden entries (.pi/skills, .agents/skills) with it.
   const [homeRepo] = await projectHome([cwd], home);

@@ -11,6 +11,7 @@ import { namedProjectPath } from "../locate/text-or-path.js";
 import {
   listProjectFolder,
   listProjectFolderSync,
+  NO_DEADLINE,
   ownAgentDir,
   projectReach,
   projectReachSync,
@@ -202,7 +203,7 @@ async function namedIntoProject(root: TemplateRoot, options: LoadPromptTemplates
 
 function projectOf(options: LoadPromptTemplatesOptions) {
   const { cwd, home } = resolveCommonPaths(options);
-  return { start: cwd, home, trusted: true };
+  return { start: cwd, home, trusted: true, signal: options.signal ?? NO_DEADLINE };
 }
 
 /**

@@ -50,6 +50,7 @@ export {
   excludeRules,
   globalIgnoreRules,
   type IgnoreFileRead,
+  NO_DEADLINE,
   type PrivatePathsOptions,
   type PrivateVerdict,
   privatePaths,

@@ -62,6 +62,15 @@ export type PrivatePathCheck = (
 ) => Promise<PrivateVerdict | undefined>;
 
 /** How {@link privatePaths} reads a project. */
+/**
+ * The signal of a reader with no deadline of its own, whose work is bounded
+ * some other way (a CLI command run once by you on your own project; a
+ * trusted reach, whose private-path checks never run): it never fires. Passed
+ * by name, so that the choice is visible at the call
+ * (test/repo-files/signal-required.test.ts fails on a reach given no signal).
+ */
+export const NO_DEADLINE: AbortSignal = new AbortController().signal;
+
 export interface PrivatePathsOptions {
   /** False: a hidden name alone does not make a path private. */
   hidden?: boolean;
@@ -69,9 +78,10 @@ export interface PrivatePathsOptions {
    * Heard before each folder's verdict, as the event loop gets its turn
    * there: a verdict tests every pattern in force at the folder's path
    * length, and an import hundreds of folders deep took 95 s of checks
-   * that ran on after a render had given up on them.
+   * that ran on after a render had given up on them. Required: a caller
+   * with no deadline of its own passes {@link NO_DEADLINE}, by name.
    */
-  signal?: AbortSignal | undefined;
+  signal: AbortSignal;
   /**
    * Where your global git excludes are found (`$XDG_CONFIG_HOME/git/ignore`,
    * else `~/.config/git/ignore`). Default: `process.env` and `homeFolder()`.
@@ -103,7 +113,7 @@ export interface PrivatePathsOptions {
  * it): the answer is undefined. Each folder's `.gitignore` is read once
  * per checker.
  */
-export function privatePaths(root: string, options: PrivatePathsOptions = {}): PrivatePathCheck {
+export function privatePaths(root: string, options: PrivatePathsOptions): PrivatePathCheck {
   const home = options.home ?? homeFolder();
   // Read once, unless it lies in the project; each repository's checker matches it from its own top.
   let global: Promise<IgnoreRules | undefined> | undefined;

@@ -55,8 +55,13 @@ export interface ReachOptions {
   ceiling?: string | undefined;
   /** The project root when the caller found it already (else found as git does). */
   root?: string;
-  /** Stops the search for the root and an untrusted project's private-path checks ({@link privatePaths}) once it fires. */
-  signal?: AbortSignal | undefined;
+  /**
+   * Stops the search for the root and an untrusted project's private-path
+   * checks ({@link privatePaths}) once it fires. Required: the render's or
+   * the command's signal, or {@link NO_DEADLINE} by name where the work is
+   * bounded some other way.
+   */
+  signal: AbortSignal;
   /** Given: the markers the search for the root passed over are added to it. */
   refused?: RefusedRootMarker[];
 }
@@ -132,7 +137,8 @@ export function folderReaches(o: {
   home: string;
   realHome: string;
   trusted: boolean;
-  signal?: AbortSignal | undefined;
+  /** As {@link ReachOptions.signal}: required. */
+  signal: AbortSignal;
 }): (folder: FolderInProject) => Reach {
   const checkers = new Map<string, PrivateCheck>();
   const nested = new Map<string, NestedCheck>();

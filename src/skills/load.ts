@@ -99,6 +99,7 @@ export async function loadSkills(
       { soFar: () => soFar.value ?? { skills: [], diagnostics: [] } },
     );
   }
+  const { signal } = options;
   const { cwd, agentDir, home } = resolveCommonPaths(options);
   const own = await ownRoots(agentDir, home, cwd, options);
   const diagnostics: Diagnostic[] = [...own.refused];
@@ -112,6 +113,7 @@ export async function loadSkills(
       home,
       trusted: true,
       ceiling: ceilingOf(options),
+      signal,
     });
     return projectReachOnce;
   };

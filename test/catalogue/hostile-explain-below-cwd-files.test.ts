@@ -6,7 +6,7 @@ import {
   findRulesBelowCwd,
   MAX_BELOW_CWD_FILES,
 } from "../../src/gather/rules/nested.js";
-import { projectReach } from "../../src/repo-files/index.js";
+import { NO_DEADLINE, projectReach } from "../../src/repo-files/index.js";
 import { tempDir } from "../api/_helpers.js";
 
 // `explain` lists the rule files that come on touch from the folders below
@@ -30,6 +30,7 @@ describe("hostile repository: rules folders below cwd all linked to one folder o
       }
     }
     const reach = await projectReach({
+      signal: NO_DEADLINE,
       start: root,
       home: join(root, "..", "home"),
       trusted: true,

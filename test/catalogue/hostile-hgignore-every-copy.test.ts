@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { loadContextForPaths } from "../../src/gather/context/on-touch.js";
 import { buildWorkspaceTree, treeDiagnostics } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
-import { privatePaths } from "../../src/repo-files/index.js";
+import { NO_DEADLINE, privatePaths } from "../../src/repo-files/index.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 import { giveAway, IS_ROOT, put, sharedFolder } from "./_nobody.js";
 
@@ -57,7 +57,7 @@ describe("hostile repository: a committed .hg does not switch off your working c
       expect(
         result.diagnostics.filter((d) => d.message.includes("ignored by Mercurial (.hgignore)")),
       ).toHaveLength(1);
-      const check = privatePaths(evil, { hidden: false, home, env: {} });
+      const check = privatePaths(evil, { signal: NO_DEADLINE, hidden: false, home, env: {} });
       expect((await check(join(evil, "config.local.yml")))?.why).toBe(
         "ignored by Mercurial (.hgignore)",
       );
@@ -93,7 +93,7 @@ describe("hostile neighbour: another user's .hg in a shared folder hides nothing
       expect(said[0]?.message).toContain("hides nothing");
       const touched = await loadContextForPaths([join(mine, "sub", "x.ts")], { cwd: mine, home });
       expect(JSON.stringify(touched)).toContain("MINE-SUB-RULES");
-      const check = privatePaths(mine, { hidden: false, home, env: {} });
+      const check = privatePaths(mine, { signal: NO_DEADLINE, hidden: false, home, env: {} });
       expect(await check(join(mine, "sub", "AGENTS.md"))).toBeUndefined();
       // A render says it once.
       const result = await renderSystemPrompt(

@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileHgIgnore, MAX_HGIGNORE_PROGRAM } from "../../src/repo-files/hgignore.js";
-import { hgIgnoreAround, privatePaths } from "../../src/repo-files/index.js";
+import { hgIgnoreAround, NO_DEADLINE, privatePaths } from "../../src/repo-files/index.js";
 import { parseRegex, regexSize } from "../../src/repo-files/linear-regex.js";
 import { holdsOwnHgWorkingCopy } from "../../src/repo-files/project-root.js";
 import { tempDir } from "../api/_helpers.js";
@@ -34,7 +34,8 @@ function copy(hgFolder = true) {
 }
 
 const why = async (top: string, home: string, rel: string) =>
-  (await privatePaths(top, { hidden: false, home, env: {} })(join(top, rel)))?.why;
+  (await privatePaths(top, { signal: NO_DEADLINE, hidden: false, home, env: {} })(join(top, rel)))
+    ?.why;
 
 describe("hostile repository: the files a .hg/hgrc names are the working copy's own", () => {
   it("hgrc-link-out: a name through a linked folder out of the copy is a cut, never read (F1)", async () => {

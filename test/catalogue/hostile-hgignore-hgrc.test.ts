@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
-import { privatePaths } from "../../src/repo-files/index.js";
+import { NO_DEADLINE, privatePaths } from "../../src/repo-files/index.js";
 import { tempDir } from "../api/_helpers.js";
 
 // rev82a F5: a Mercurial working copy's own `.hg/hgrc` may name more ignore files (`[ui] ignore =
@@ -47,7 +47,7 @@ describe("hostile repository: the ignore files a working copy's .hg/hgrc names a
     const result = await renderSystemPrompt(options(top, home));
     expect(result.text).not.toContain("SECRET-HGRC-LOCAL");
     expect(result.text).toContain("R\n");
-    const check = privatePaths(top, { hidden: false, home, env: {} });
+    const check = privatePaths(top, { signal: NO_DEADLINE, hidden: false, home, env: {} });
     for (const name of ["notes.private", "keys.txt"]) {
       expect((await check(join(top, name)))?.why, name).toBe("ignored by Mercurial (.hgignore)");
     }
@@ -62,7 +62,7 @@ describe("hostile repository: the ignore files a working copy's .hg/hgrc names a
     const { top, home } = copy("[ui]\nignore = ~/.hgignore_global\n");
     const result = await renderSystemPrompt(options(top, home));
     expect(result.text).not.toContain("SECRET-HGRC-LOCAL");
-    const check = privatePaths(top, { hidden: false, home, env: {} });
+    const check = privatePaths(top, { signal: NO_DEADLINE, hidden: false, home, env: {} });
     expect((await check(join(top, "code.py")))?.why).toContain(
       "ui.ignore names a file outside the working copy",
     );

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
-import { privatePaths } from "../../src/repo-files/index.js";
+import { NO_DEADLINE, privatePaths } from "../../src/repo-files/index.js";
 import { tempDir } from "../api/_helpers.js";
 
 // rev71a F1: a `.hgignore` glob is a path to Mercurial, normalised before it is matched
@@ -86,7 +86,7 @@ describe("hostile repository: a .hgignore glob is read as the path Mercurial rea
       ["syntax: glob\nrelpath:./conf//local.yml\n", "conf/local.yml"],
     ] as const) {
       const { top, home } = hgCopy(hgignore, { [secret]: "x\n", "notes.md": "y\n" });
-      const check = privatePaths(top, { hidden: false, home, env: {} });
+      const check = privatePaths(top, { signal: NO_DEADLINE, hidden: false, home, env: {} });
       expect((await check(join(top, secret)))?.why, hgignore).toBe(
         "ignored by Mercurial (.hgignore)",
       );
@@ -94,7 +94,12 @@ describe("hostile repository: a .hgignore glob is read as the path Mercurial rea
     }
     // `include/..` is the working copy's top to canonpath: Mercurial then ignores every file.
     const all = hgCopy("include/..\n", { "notes.md": "y\n" });
-    const check = privatePaths(all.top, { hidden: false, home: all.home, env: {} });
+    const check = privatePaths(all.top, {
+      signal: NO_DEADLINE,
+      hidden: false,
+      home: all.home,
+      env: {},
+    });
     expect((await check(join(all.top, "notes.md")))?.why).toBe("ignored by Mercurial (.hgignore)");
   });
 

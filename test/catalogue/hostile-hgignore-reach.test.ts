@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { compileHgIgnore } from "../../src/repo-files/hgignore.js";
-import { privatePaths } from "../../src/repo-files/index.js";
+import { NO_DEADLINE, privatePaths } from "../../src/repo-files/index.js";
 import { tempDir } from "../api/_helpers.js";
 
 // rev70b F8 and F10: where a Mercurial working copy's `.hgignore` reaches.
@@ -70,7 +70,12 @@ describe("hostile repository: a .hgignore reaches every file Mercurial walks to"
     mkdirSync(join(top, "app", ".hg"));
     writeFileSync(join(top, "app", ".hgignore"), "syntax: glob\nlocal.txt\n");
     writeFileSync(join(top, "app", "local.txt"), "x\n");
-    const check = privatePaths(join(top, "app"), { hidden: false, home, env: {} });
+    const check = privatePaths(join(top, "app"), {
+      signal: NO_DEADLINE,
+      hidden: false,
+      home,
+      env: {},
+    });
     expect((await check(join(top, "app", "local.txt")))?.why).toBe(
       "ignored by Mercurial (.hgignore)",
     );
@@ -97,7 +102,12 @@ describe("hostile repository: a .hgignore reaches every file Mercurial walks to"
       ["^\\x53ecret\\.env$\n", "secret.env"],
     ] as const) {
       const copy = hgCopy(hgignore, { [asked]: "x\n" });
-      const check = privatePaths(copy.top, { hidden: false, home: copy.home, env: {} });
+      const check = privatePaths(copy.top, {
+        signal: NO_DEADLINE,
+        hidden: false,
+        home: copy.home,
+        env: {},
+      });
       expect((await check(join(copy.top, asked)))?.why, hgignore).toBe(
         "ignored by Mercurial (.hgignore)",
       );

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
-import { privatePaths } from "../../src/repo-files/index.js";
+import { NO_DEADLINE, privatePaths } from "../../src/repo-files/index.js";
 import { tempDir } from "../api/_helpers.js";
 import { IS_ROOT, NOBODY } from "./_nobody.js";
 
@@ -47,7 +47,8 @@ const options = (top: string, home: string) => ({
 });
 
 const why = async (top: string, home: string, name: string) =>
-  (await privatePaths(top, { hidden: false, home, env: {} })(join(top, name)))?.why;
+  (await privatePaths(top, { signal: NO_DEADLINE, hidden: false, home, env: {} })(join(top, name)))
+    ?.why;
 
 describe("hostile repository: a share-safe Mercurial share reads its source's hgrc", () => {
   for (const [kind, requires, path] of [

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/index.js";
-import { privatePaths } from "../../src/repo-files/index.js";
+import { NO_DEADLINE, privatePaths } from "../../src/repo-files/index.js";
 import { tempDir, writeFiles } from "../api/_helpers.js";
 
 // The door matched ignore patterns without case (`ignore`'s default), git with
@@ -54,7 +54,12 @@ describe("hostile repository: ignore patterns in another case", () => {
       const r = repo(files);
       const either = new Set([...gitIgnores(r.cwd, paths), ...gitIgnores(r.cwd, paths, true)]);
       expect([...either], gitignore).toEqual(ignored ? paths : []);
-      const check = privatePaths(r.cwd, { hidden: false, home: r.home, env: {} });
+      const check = privatePaths(r.cwd, {
+        signal: NO_DEADLINE,
+        hidden: false,
+        home: r.home,
+        env: {},
+      });
       const verdicts = await Promise.all(
         paths.map(async (p) => (await check(join(r.cwd, p)))?.why),
       );

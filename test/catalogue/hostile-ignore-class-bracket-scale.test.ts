@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/index.js";
-import { privatePaths } from "../../src/repo-files/index.js";
+import { NO_DEADLINE, privatePaths } from "../../src/repo-files/index.js";
 import { gitIgnores, gitRepo } from "./_git-ignores.js";
 
 // A `.gitignore` class that opens with `]` after `[!` or `[^`, holds `\]` or
@@ -31,7 +31,12 @@ describe("hostile repository: a .gitignore class whose first `]` does not end it
       for (const p of paths) files[`p/${p}`] = "SECRET\n";
       const r = gitRepo(files);
       expect(gitIgnores(r.cwd, paths), line).toEqual(ignored);
-      const check = privatePaths(r.cwd, { hidden: false, home: r.home, env: {} });
+      const check = privatePaths(r.cwd, {
+        signal: NO_DEADLINE,
+        hidden: false,
+        home: r.home,
+        env: {},
+      });
       const door: string[] = [];
       for (const p of paths) if ((await check(join(r.cwd, p))) !== undefined) door.push(p);
       expect(door, line).toEqual(ignored);

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/index.js";
-import { privatePaths } from "../../src/repo-files/index.js";
+import { NO_DEADLINE, privatePaths } from "../../src/repo-files/index.js";
 import { gitIgnores, gitRepo } from "./_git-ignores.js";
 
 // The door matched ignore lines case by case whatever `core.ignoreCase` says,
@@ -33,7 +33,12 @@ describe("hostile repository: ignore lines and core.ignoreCase", () => {
       const either = paths.filter((p) => folded.includes(p) || sensitive.includes(p));
       expect(gitIgnores(r.cwd, paths, true).sort(), gitignore).toEqual([...folded].sort());
       expect(gitIgnores(r.cwd, paths, false).sort(), gitignore).toEqual([...sensitive].sort());
-      const check = privatePaths(r.cwd, { hidden: false, home: r.home, env: {} });
+      const check = privatePaths(r.cwd, {
+        signal: NO_DEADLINE,
+        hidden: false,
+        home: r.home,
+        env: {},
+      });
       const door: string[] = [];
       for (const p of paths) if ((await check(join(r.cwd, p))) !== undefined) door.push(p);
       expect(door.sort(), gitignore).toEqual(either.sort());

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/index.js";
-import { privatePaths } from "../../src/repo-files/index.js";
+import { NO_DEADLINE, privatePaths } from "../../src/repo-files/index.js";
 import { gitIgnores, gitRepo } from "./_git-ignores.js";
 
 // Three ignore lines git reads one way and the door read another (review rev71a):
@@ -66,7 +66,7 @@ const CASES: [Record<string, string>, string[], string[]][] = [
 ];
 
 async function doorIgnores(cwd: string, home: string, paths: readonly string[]) {
-  const check = privatePaths(cwd, { hidden: false, home, env: {} });
+  const check = privatePaths(cwd, { signal: NO_DEADLINE, hidden: false, home, env: {} });
   const door: string[] = [];
   for (const p of paths) if ((await check(join(cwd, p))) !== undefined) door.push(p);
   return door.sort();

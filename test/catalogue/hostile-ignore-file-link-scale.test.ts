@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/index.js";
-import { privatePaths } from "../../src/repo-files/index.js";
+import { NO_DEADLINE, privatePaths } from "../../src/repo-files/index.js";
 import { tempDir, writeFiles } from "../api/_helpers.js";
 
 // The door followed an in-tree `.gitignore` that is a symbolic link, which git
@@ -47,7 +47,12 @@ describe("hostile repository: a .gitignore that is a symbolic link", () => {
     });
     symlinkSync("../negate.txt", join(r.cwd, "sub", ".gitignore"));
     expect(gitIgnores(r.cwd, ["sub/secrets.txt"])).toEqual(["sub/secrets.txt"]);
-    const check = privatePaths(r.cwd, { hidden: false, home: r.home, env: {} });
+    const check = privatePaths(r.cwd, {
+      signal: NO_DEADLINE,
+      hidden: false,
+      home: r.home,
+      env: {},
+    });
     expect((await check(join(r.cwd, "sub/secrets.txt")))?.why).toBe("ignored by git");
     const out = await renderSystemPrompt({ ...r, projectTrusted: false });
     expect(out.text).not.toContain("SECRET-LINKED-GITIGNORE-MARKER");
@@ -70,7 +75,12 @@ describe("hostile repository: a .gitignore that is a symbolic link", () => {
       execFileSync("rm", ["-f", join(r.cwd, ".gitignore")]);
       symlinkSync(target, join(r.cwd, ".gitignore"));
       expect(gitIgnores(r.cwd, paths), target).toEqual([]);
-      const check = privatePaths(r.cwd, { hidden: false, home: r.home, env: {} });
+      const check = privatePaths(r.cwd, {
+        signal: NO_DEADLINE,
+        hidden: false,
+        home: r.home,
+        env: {},
+      });
       const verdicts = await Promise.all(
         paths.map(async (p) => (await check(join(r.cwd, p)))?.why),
       );

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/index.js";
-import { privatePaths } from "../../src/repo-files/index.js";
+import { NO_DEADLINE, privatePaths } from "../../src/repo-files/index.js";
 import { tempDir, writeFiles } from "../api/_helpers.js";
 
 // A nested .gitignore's patterns were rebased to the root by pasting its
@@ -47,7 +47,12 @@ describe("hostile repository: a nested .gitignore in a folder whose name is glob
     const r = repo(files);
     const paths = FOLDERS.flatMap((f) => [`${f}/local.yml`, `${f}/deep/local.yml`]);
     expect(gitIgnores(r.cwd, paths).sort()).toEqual([...paths].sort());
-    const check = privatePaths(r.cwd, { hidden: false, home: r.home, env: {} });
+    const check = privatePaths(r.cwd, {
+      signal: NO_DEADLINE,
+      hidden: false,
+      home: r.home,
+      env: {},
+    });
     const verdicts = await Promise.all(paths.map(async (p) => (await check(join(r.cwd, p)))?.why));
     expect(verdicts).toEqual(paths.map(() => "ignored by git"));
     // The workspace tree rebases the same way: it lists none of them.
@@ -64,7 +69,12 @@ describe("hostile repository: a nested .gitignore in a folder whose name is glob
     });
     const paths = ["app/[locale]/public.json", "app/[locale]/secrets.json"];
     expect(gitIgnores(r.cwd, paths)).toEqual(["app/[locale]/secrets.json"]);
-    const check = privatePaths(r.cwd, { hidden: false, home: r.home, env: {} });
+    const check = privatePaths(r.cwd, {
+      signal: NO_DEADLINE,
+      hidden: false,
+      home: r.home,
+      env: {},
+    });
     const verdicts = await Promise.all(paths.map(async (p) => (await check(join(r.cwd, p)))?.why));
     expect(verdicts).toEqual([undefined, "ignored by git"]);
   });

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildWorkspaceTree } from "../../src/gather/tree/tree.js";
 import { renderSystemPrompt } from "../../src/index.js";
-import { privatePaths } from "../../src/repo-files/index.js";
+import { NO_DEADLINE, privatePaths } from "../../src/repo-files/index.js";
 import { writeFiles } from "../api/_helpers.js";
 import { gitIgnores, gitRepo } from "./_git-ignores.js";
 
@@ -17,7 +17,7 @@ import { gitIgnores, gitRepo } from "./_git-ignores.js";
 // rev68a F2). An escaped slash (`**\/x.md`) was misread the same way.
 
 async function doorIgnores(r: ReturnType<typeof gitRepo>, paths: readonly string[]) {
-  const check = privatePaths(r.cwd, { hidden: false, home: r.home, env: {} });
+  const check = privatePaths(r.cwd, { signal: NO_DEADLINE, hidden: false, home: r.home, env: {} });
   const out: string[] = [];
   for (const p of paths) if ((await check(join(r.cwd, p))) !== undefined) out.push(p);
   return out;
@@ -68,7 +68,12 @@ describe("hostile repository: a .gitignore `**` after literal text in its segmen
     ];
     const both = ["other/config/local/secrets.yml", "sub/config/local/secrets.yml"];
     expect(gitIgnores(r.cwd, paths).sort()).toEqual(both);
-    const check = privatePaths(r.cwd, { hidden: false, home: r.home, env: {} });
+    const check = privatePaths(r.cwd, {
+      signal: NO_DEADLINE,
+      hidden: false,
+      home: r.home,
+      env: {},
+    });
     const verdicts = await Promise.all(paths.map(async (p) => (await check(join(r.cwd, p)))?.why));
     // The exclude file is read with the root's rules, so its verdict says "ignored by git" too.
     expect(verdicts.map((v) => v !== undefined)).toEqual([true, false, true]);

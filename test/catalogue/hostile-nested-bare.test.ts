@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
 import {
+  NO_DEADLINE,
   projectReach,
   projectReachSync,
   readRepoText,
@@ -124,7 +125,7 @@ describe("hostile repository: a bare clone of yours inside a checkout or tarball
 
   it("async and sync door: a link into a bare clone, below W or at its top level, is refused; W's own git folder is W's", async () => {
     const { home, w } = await layout("checkout");
-    const reach = await projectReach({ start: w, home, trusted: true });
+    const reach = await projectReach({ signal: NO_DEADLINE, start: w, home, trusted: true });
     const sync = projectReachSync({ start: w, home });
     const read = async (name: string) => {
       const r = await readRepoText(join(w, name), { reach });
@@ -217,7 +218,7 @@ const REFUSED = ["file-outside-project", "file-outside-project"];
 
 /** How the async and the sync door take `name` in `w`. */
 async function readBoth(w: string, home: string, name: string): Promise<unknown[]> {
-  const reach = await projectReach({ start: w, home, trusted: true });
+  const reach = await projectReach({ signal: NO_DEADLINE, start: w, home, trusted: true });
   const sync = projectReachSync({ start: w, home });
   const a = await readRepoText(join(w, name), { reach });
   const s = readRepoTextSync(join(w, name), { reach: sync });

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
 import {
+  NO_DEADLINE,
   projectReach,
   projectReachSync,
   readRepoText,
@@ -159,7 +160,7 @@ describe("hostile repository: the door keeps a clone below the root out of reach
 
   it("async and sync readers alike: a link into the clone is refused, one into the submodule read", async () => {
     const { home, e } = await linked("folder");
-    const reach = await projectReach({ start: e, home, trusted: true });
+    const reach = await projectReach({ signal: NO_DEADLINE, start: e, home, trusted: true });
     const env = await readRepoText(join(e, "env.md"), { reach });
     expect(env.ok ? env.text : env.diagnostics[0]?.code).toBe("file-outside-project");
     const sub = await readRepoText(join(e, "sub.md"), { reach });
@@ -174,7 +175,7 @@ describe("hostile repository: the door keeps a clone below the root out of reach
   for (const dotGit of ["link to plugins", "file naming /"] as const) {
     it(`E's .git a ${dotGit}, which holds your clone's .git: the clone is still not E's`, async () => {
       const { home, e } = await linked(dotGit);
-      const reach = await projectReach({ start: e, home, trusted: true });
+      const reach = await projectReach({ signal: NO_DEADLINE, start: e, home, trusted: true });
       const env = await readRepoText(join(e, "env.md"), { reach });
       expect(env.ok ? env.text : env.diagnostics[0]?.code).toBe("file-outside-project");
       const sync = projectReachSync({ start: e, home });
@@ -215,7 +216,7 @@ describe("hostile repository: a forged .git at a workspace's root", () => {
   for (const dotGit of ["home", "your clone", "link to your clone"] as const) {
     it(`W's .git naming ${dotGit}: your worktree in W is not W's`, async () => {
       const { home, w } = await forged(dotGit);
-      const reach = await projectReach({ start: w, home, trusted: true });
+      const reach = await projectReach({ signal: NO_DEADLINE, start: w, home, trusted: true });
       const env = await readRepoText(join(w, "env.md"), { reach });
       expect(env.ok ? env.text : env.diagnostics[0]?.code).toBe("file-outside-project");
       const sync = projectReachSync({ start: w, home });
@@ -263,7 +264,7 @@ describe("normal layouts whose .git is a file or a link keep their submodules", 
   }
 
   async function readBoth(root: string, home: string, name: string): Promise<string[]> {
-    const reach = await projectReach({ start: root, home, trusted: true });
+    const reach = await projectReach({ signal: NO_DEADLINE, start: root, home, trusted: true });
     const sync = projectReachSync({ start: root, home });
     const r = await readRepoText(join(root, name), { reach });
     const s = readRepoTextSync(join(root, name), { reach: sync });

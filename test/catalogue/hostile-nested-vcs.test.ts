@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+  NO_DEADLINE,
   projectReach,
   projectReachSync,
   readRepoText,
@@ -122,7 +123,12 @@ describe("hostile-nested-vcs: your hg, jj, svn, sl, bzr, pijul, darcs or fossil 
           expect(given).not.toContain("SECRET-MARKER");
         }
         // The door's readers, asynchronous and synchronous, rooted at E: E's link into the clone is refused.
-        const reach = await projectReach({ start: e, home: join(root, "home"), trusted: true });
+        const reach = await projectReach({
+          signal: NO_DEADLINE,
+          start: e,
+          home: join(root, "home"),
+          trusted: true,
+        });
         const read = await readRepoText(join(e, "secret.md"), { reach });
         expect(read.ok ? read.text : read.diagnostics[0]?.message).toMatch(
           /a repository of its own/,

@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { projectReach, readRepoText } from "../../src/repo-files/index.js";
+import { NO_DEADLINE, projectReach, readRepoText } from "../../src/repo-files/index.js";
 import { projectReachSync, readRepoTextSync } from "../../src/repo-files/read-sync.js";
 import { tempDir } from "../api/_helpers.js";
 import { giveAway, IS_ROOT, NOBODY, sharedFolder } from "./_nobody.js";
@@ -46,7 +46,12 @@ describe("catalogue: a folder swapped by another user mid-render is not read as 
     async () => {
       const s = share();
       giveAway(s.evil);
-      const reach = await projectReach({ start: s.proj, home: s.home, trusted: true });
+      const reach = await projectReach({
+        signal: NO_DEADLINE,
+        start: s.proj,
+        home: s.home,
+        trusted: true,
+      });
       const a = await readRepoText(join(s.proj, "a.md"), { reach });
       expect(a.ok && a.text).toBe("mine a\n");
       swap(s);
@@ -81,7 +86,12 @@ describe("catalogue: a folder swapped by another user mid-render is not read as 
 
   it("planted-swap-your-own: a folder of yours that replaced yours is read, as a fresh look-up reads it", async () => {
     const s = share();
-    const reach = await projectReach({ start: s.proj, home: s.home, trusted: true });
+    const reach = await projectReach({
+      signal: NO_DEADLINE,
+      start: s.proj,
+      home: s.home,
+      trusted: true,
+    });
     const a = await readRepoText(join(s.proj, "a.md"), { reach });
     expect(a.ok && a.text).toBe("mine a\n");
     // Yours too (not handed to nobody): the verdict a fresh look-up gives is "yours".

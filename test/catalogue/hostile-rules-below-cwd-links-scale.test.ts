@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { belowCwdFormats, findRulesBelowCwd } from "../../src/gather/rules/nested.js";
-import { projectReach } from "../../src/repo-files/index.js";
+import { NO_DEADLINE, projectReach } from "../../src/repo-files/index.js";
 import { tempDir } from "../api/_helpers.js";
 
 // `explain` names the rule files below cwd by a walk capped at 2,000 folders
@@ -33,7 +33,7 @@ describe("hostile repository: one big rules folder linked from every folder belo
     }
     writeFileSync(join(root, "f00", "CLAUDE.local.md"), "First folder's own.\n");
     const home = join(root, "..", "home");
-    const reach = await projectReach({ start: root, home, trusted: true });
+    const reach = await projectReach({ signal: NO_DEADLINE, start: root, home, trusted: true });
     // 30 folders x 4,000 entries: 120,000 listed before the fix, all 30 folders searched.
     const found = await findRulesBelowCwd(root, belowCwdFormats(["claude"]), {
       reach,

@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+  NO_DEADLINE,
   projectReach,
   projectReachSync,
   readRepoText,
@@ -19,7 +20,7 @@ import { giveAway, IS_ROOT, put, sharedFolder } from "./_nobody.js";
 
 /** What each twin answers for `path`, in the project holding `start`: read, or the door's refusal. */
 async function bothTwins(start: string, home: string, path: string) {
-  const reach = await projectReach({ start, home, trusted: true });
+  const reach = await projectReach({ signal: NO_DEADLINE, start, home, trusted: true });
   const syncReach = projectReachSync({ start, home });
   const verdict = (read: Awaited<ReturnType<typeof readRepoText>>) =>
     read.ok ? "read" : read.reason === "refused" ? read.refusal : read.reason;

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { privatePaths } from "../../src/repo-files/index.js";
+import { NO_DEADLINE, privatePaths } from "../../src/repo-files/index.js";
 import { tempDir } from "../api/_helpers.js";
 
 // The door's "ignored by git" is git's own verdict: random trees of folders
@@ -145,7 +145,7 @@ describe("the door's ignore verdict against git check-ignore", () => {
           }
         }
         const git = gitIgnoredOrNone(root, paths);
-        const check = privatePaths(root, { hidden: false, home, env: {} });
+        const check = privatePaths(root, { signal: NO_DEADLINE, hidden: false, home, env: {} });
         const door = new Set<string>();
         for (const p of paths) if ((await check(join(root, p))) !== undefined) door.add(p);
         rmSync(root, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { privatePaths } from "../../src/repo-files/index.js";
+import { NO_DEADLINE, privatePaths } from "../../src/repo-files/index.js";
 import { tempDir } from "../api/_helpers.js";
 
 // The door's "ignored by git" against real git, on random ignore lines built
@@ -125,7 +125,7 @@ describe("the door's ignore verdict against git check-ignore, on git's wildmatch
     const all = trials.flatMap((t) => t.paths);
     // The door ignores what git ignores with either core.ignoreCase (rev69c F6).
     const git = new Set([...gitIgnored(root, all, false), ...gitIgnored(root, all, true)]);
-    const check = privatePaths(root, { hidden: false, home, env: {} });
+    const check = privatePaths(root, { signal: NO_DEADLINE, hidden: false, home, env: {} });
     const differing: string[] = [];
     let checked = 0;
     for (const trial of trials) {

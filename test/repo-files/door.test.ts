@@ -3,6 +3,7 @@ import { chmodSync, chownSync, mkdirSync, realpathSync, symlinkSync, writeFileSy
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+  NO_DEADLINE,
   projectReach,
   readRepoCapped,
   readRepoText,
@@ -34,7 +35,7 @@ describe("the door for repository files", () => {
     const { home, repo } = world();
     put(join(repo, "docs/rules.md"), "Rules.\n");
     symlinkSync("docs/rules.md", join(repo, ".cursorrules"));
-    const reach = await projectReach({ start: repo, home, trusted: true });
+    const reach = await projectReach({ signal: NO_DEADLINE, start: repo, home, trusted: true });
     const read = await readRepoText(join(repo, ".cursorrules"), { reach });
     expect(read).toEqual({
       ok: true,
@@ -47,7 +48,7 @@ describe("the door for repository files", () => {
   it("refuses a link out of the project, trusted or not, with a diagnostic at the link", async () => {
     const { home, repo } = world();
     symlinkSync(join(home, ".ssh/id_rsa"), join(repo, "GEMINI.md"));
-    const reach = await projectReach({ start: repo, home, trusted: true });
+    const reach = await projectReach({ signal: NO_DEADLINE, start: repo, home, trusted: true });
     const read = await readRepoText(join(repo, "GEMINI.md"), { reach });
     expect(read).toEqual({
       ok: false,
@@ -78,8 +79,13 @@ describe("the door for repository files", () => {
     symlinkSync(".env", join(repo, "GEMINI.md"));
     symlinkSync(".git/config", join(repo, ".cursorrules"));
     symlinkSync("local/notes.md", join(repo, "docs"));
-    const untrusted = await projectReach({ start: repo, home, trusted: false });
-    const trusted = await projectReach({ start: repo, home, trusted: true });
+    const untrusted = await projectReach({
+      signal: NO_DEADLINE,
+      start: repo,
+      home,
+      trusted: false,
+    });
+    const trusted = await projectReach({ signal: NO_DEADLINE, start: repo, home, trusted: true });
     const read = (path: string, reach = untrusted, named = false) =>
       readRepoCapped(join(repo, path), { reach, named, maxBytes: 1000 });
     expect((await read("GEMINI.md")).diagnostics[0]?.message).toBe(
@@ -101,14 +107,14 @@ describe("the door for repository files", () => {
     const hostile = join(home, "Downloads/hostile");
     put(join(hostile, "README.md"), "Hi.\n");
     symlinkSync(join(home, ".ssh/id_rsa"), join(hostile, "CLAUDE.md"));
-    const reach = await projectReach({ start: hostile, home, trusted: true });
+    const reach = await projectReach({ signal: NO_DEADLINE, start: hostile, home, trusted: true });
     expect(reach.root).toBe(hostile);
     expect(codes(await readRepoText(join(hostile, "CLAUDE.md"), { reach }))).toEqual([
       "file-outside-project",
     ]);
     // A root above the home folder (`/`, or a git root holding it) reaches nothing of it.
     mkdirSync(join(root, ".git"));
-    const above = await projectReach({ start: root, home, trusted: true });
+    const above = await projectReach({ signal: NO_DEADLINE, start: root, home, trusted: true });
     expect(above.excluded).toEqual([home]);
     const named = await readRepoText(join(home, "Downloads/hostile/README.md"), {
       reach: above,
@@ -125,7 +131,7 @@ describe("the door for repository files", () => {
     put(join(home, ".cursorrules"), "Dotfiles rule.\n");
     put(join(home, "notes.md"), "Notes.\n");
     symlinkSync(".ssh/id_rsa", join(home, "AGENTS.md"));
-    const reach = await projectReach({ start: home, home, trusted: true });
+    const reach = await projectReach({ signal: NO_DEADLINE, start: home, home, trusted: true });
     expect(reach.home).toBe(home);
     expect((await readRepoText(join(home, ".cursorrules"), { reach })).ok).toBe(true);
     expect((await readRepoText(join(home, "notes.md"), { reach, named: true })).ok).toBe(true);
@@ -141,7 +147,7 @@ describe("the door for repository files", () => {
     const { home, repo } = world();
     execFileSync("mkfifo", [join(repo, "AGENTS.md")]);
     put(join(repo, "big.md"), "x".repeat(100));
-    const reach = await projectReach({ start: repo, home, trusted: false });
+    const reach = await projectReach({ signal: NO_DEADLINE, start: repo, home, trusted: false });
     expect(codes(await readRepoText(join(repo, "AGENTS.md"), { reach }))).toEqual([
       "file-not-regular",
     ]);
@@ -161,7 +167,7 @@ describe("the door for repository files", () => {
       chmodSync(shared, 0o1777);
       put(join(shared, "AGENTS.md"), "Planted.\n");
       chownSync(join(shared, "AGENTS.md"), 65534, 65534);
-      const reach = await projectReach({ start: shared, home, trusted: true });
+      const reach = await projectReach({ signal: NO_DEADLINE, start: shared, home, trusted: true });
       const read = await readRepoText(join(shared, "AGENTS.md"), { reach });
       expect(read.diagnostics[0]?.message).toBe(
         `not read: it belongs to another user (uid 65534) and lies in ${shared}, a folder anyone may write to (world-writable), so it is not the repository's`,

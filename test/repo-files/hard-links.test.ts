@@ -1,7 +1,7 @@
 import { linkSync, mkdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { projectReach, readRepoText } from "../../src/repo-files/index.js";
+import { NO_DEADLINE, projectReach, readRepoText } from "../../src/repo-files/index.js";
 import { tempDir } from "../api/_helpers.js";
 import { git } from "../gather/_git.js";
 
@@ -25,7 +25,7 @@ describe("hard links", () => {
     // Only the file's owner (or root) could make this link: it is theirs to read.
     linkSync(join(home, ".ssh/id_rsa"), join(repo, "AGENTS.md"));
     expect(statSync(join(repo, "AGENTS.md")).nlink).toBe(2);
-    const reach = await projectReach({ start: repo, home, trusted: false });
+    const reach = await projectReach({ signal: NO_DEADLINE, start: repo, home, trusted: false });
     expect(await readRepoText(join(repo, "AGENTS.md"), { reach })).toEqual({
       ok: true,
       text: "MARKER\n",

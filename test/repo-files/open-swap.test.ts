@@ -38,7 +38,7 @@ vi.mock("../../src/_io.js", async (importOriginal) => {
 });
 
 const { readCappedText } = await import("../../src/repo-files/capped-read.js");
-const { projectReach, readRepoText } = await import("../../src/repo-files/index.js");
+const { NO_DEADLINE, projectReach, readRepoText } = await import("../../src/repo-files/index.js");
 
 // The door checked a file's real path, then opened that path without
 // following a final link and compared the descriptor's device and inode
@@ -75,6 +75,7 @@ describe.runIf(process.platform === "linux")(
     it("is not read", async () => {
       const t = setUp();
       const reach = await projectReach({
+        signal: NO_DEADLINE,
         start: t.project,
         home: join(t.dir, "home"),
         trusted: true,

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { parseFrontmatter } from "../../_frontmatter.js";
 import { checkpoint } from "../../_pace.js";
 import { type LayerConfine, type LoadedLayer, loadLayer } from "../../locate/load-layer.js";
-import { projectReach, type Reach, readRepoText } from "../../repo-files/index.js";
+import { NO_DEADLINE, projectReach, type Reach, readRepoText } from "../../repo-files/index.js";
 import { listMarkdown, readLayerFiles } from "../../sections/load.js";
 import type { Layer } from "../../types.js";
 
@@ -37,7 +37,9 @@ export async function readLayerForCheck(
   confine?: LayerConfine,
   signal?: AbortSignal,
 ): Promise<CheckedLayer> {
-  const reach = confine ? await projectReach({ ...confine, trusted: true }) : undefined;
+  const reach = confine
+    ? await projectReach({ ...confine, trusted: true, signal: signal ?? NO_DEADLINE })
+    : undefined;
   const [loaded, partials, systemTemplate] = await Promise.all([
     loadLayer(dir, layer, { customFiles, signal, ...(confine ? { confine } : {}) }),
     readPartials(join(dir, "partials"), reach, signal),

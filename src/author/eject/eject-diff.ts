@@ -4,7 +4,7 @@ import { parseRuleListFile } from "../../locate/general-rules.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import { GENERAL_RULES_FILE } from "../../locate/load-layer.js";
 import { checkFolders } from "../../options/folders.js";
-import { projectReach, type Reach, readRepoText } from "../../repo-files/index.js";
+import { NO_DEADLINE, projectReach, type Reach, readRepoText } from "../../repo-files/index.js";
 import { builtinHash } from "../../sections/ejected-from.js";
 import { parseSectionFile } from "../../sections/load.js";
 import { SECTION_NAME } from "../../sections/types.js";
@@ -49,7 +49,9 @@ export async function diffEjected(options: EjectDiffOptions): Promise<EjectDiff>
   const builtinDir = options.builtinDir ?? builtinPromptsDir();
   const diagnostics: Diagnostic[] = [];
   // The project's layer is the project's: read as a render reads it (trusted, within the project).
-  const reach = options.user ? undefined : await projectReach({ start: cwd, home, trusted: true });
+  const reach = options.user
+    ? undefined
+    : await projectReach({ start: cwd, home, trusted: true, signal: NO_DEADLINE });
 
   const list = name === GENERAL_RULES;
   const overridePath = list

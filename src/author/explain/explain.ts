@@ -223,7 +223,7 @@ async function rulesBelowCwd(
       ceiling,
       signal,
     });
-    const isPrivate = privatePaths(reach.realRoot, { hidden: false, signal });
+    const isPrivate = privatePaths(reach.realRoot, { hidden: false, home: opts.home, signal });
     // A folder git ignores holds a build's files; one below ignore rules not read whole may not.
     const ignored = async (path: string) => {
       const verdict = await isPrivate(path);

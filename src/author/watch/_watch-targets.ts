@@ -12,6 +12,7 @@ import type { PreparedPrompt } from "../../render-system-prompt.js";
 import {
   findProjectRoot,
   folderRefused,
+  NO_DEADLINE,
   projectReach,
   type Reach,
 } from "../../repo-files/index.js";
@@ -113,6 +114,9 @@ export async function watchTargets(
     home: opts.home,
     trusted: opts.trusted,
     root: project,
+    // Asked of a few layer and template folders, once a render: bounded by the total budget of a
+    // reach's ignore rules, never by the render's deadline (known limit, fx92d).
+    signal: NO_DEADLINE,
   });
   const targets = await Promise.all(
     wanted.map(async (t) => confined(await existing(t), project, reach)),

@@ -9,7 +9,7 @@ import {
   type LoadPromptTemplatesResult,
   loadPromptTemplates,
 } from "../../prompt-templates/index.js";
-import { ownAgentDir, projectReach } from "../../repo-files/index.js";
+import { NO_DEADLINE, ownAgentDir, projectReach } from "../../repo-files/index.js";
 import { type LoadSkillsResult, loadSkills } from "../../skills/index.js";
 import type { CliIo } from "../io.js";
 import { flagPaths } from "../options.js";
@@ -91,7 +91,7 @@ export async function loadResources(flags: ResourceFlags, io: CliIo) {
     // The project's `.pi` asked of the door before it is listed (rev82e F2).
     flags.untrusted
       ? []
-      : projectReach({ start: cwd, home, trusted: true }).then((reach) =>
+      : projectReach({ start: cwd, home, trusted: true, signal: NO_DEADLINE }).then((reach) =>
           nearMissesInFolder(join(cwd, DEFAULT_PROJECT_DIR), near, undefined, reach),
         ),
   ]);

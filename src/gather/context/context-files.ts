@@ -17,6 +17,7 @@ import {
   heldLinks,
   linkOutRefusal,
   mirroredRepository,
+  NO_DEADLINE,
   ownAgentDir,
   projectReach,
   type Reach,
@@ -217,7 +218,7 @@ async function contextFolders(o: {
     home: o.home,
     realHome,
     trusted: o.projectTrusted,
-    signal: o.signal,
+    signal: o.signal ?? NO_DEADLINE,
   });
   // A marker passed over (another user's, or in a folder anyone may write to) is said once, by its
   // folder, where it changes a folder's root: never the start's own (it is its own root either way).
@@ -654,7 +655,13 @@ export async function loadOne(
     if (root !== undefined)
       kit = {
         root,
-        reach: await projectReach({ start: root, root, home, trusted, signal }),
+        reach: await projectReach({
+          start: root,
+          root,
+          home,
+          trusted,
+          signal: signal ?? NO_DEADLINE,
+        }),
         spelled: walked.spelled,
       };
   }

@@ -7,6 +7,7 @@ import { elementText, withElementNames } from "../../_prompt-text.js";
 import {
   type HeldWalk,
   linkOutRefusal,
+  NO_DEADLINE,
   placeRefusal,
   projectReach,
   type Reach,
@@ -258,7 +259,14 @@ async function importOne(
       const { held: _, ...rest } = scope;
       // The kit's door with the render's trust: --untrusted holds its links to its own `.env`, `.git/config`.
       const trusted = scope.trusted !== false;
-      const kit = await projectReach({ start: root, root, home: scope.home, trusted });
+      // Its private-path checks hear the render's signal (fx92d: they had none).
+      const kit = await projectReach({
+        start: root,
+        root,
+        home: scope.home,
+        trusted,
+        signal: scope.signal ?? NO_DEADLINE,
+      });
       within = { ...rest, reach: kit, allowedText: `the repository ${toPosix(root)}` };
     }
   }

@@ -32,6 +32,7 @@ import {
   folderReaches,
   holdsProjectRoot,
   MAX_CHAIN_FOLDERS,
+  NO_DEADLINE,
   type PrivateVerdict,
   privatePaths,
   projectReach,
@@ -261,7 +262,10 @@ export async function loadContextForPathsSince(
 
   // The session's reach, as the door reads it (a root that is or holds the home folder narrowed to cwd):
   // what a touched path must lie in, and the project of the folders in no repository below its root.
-  const reach = await projectReach({ start: cwd, home, trusted, ceiling });
+  // Not on `deadline.signal`: the call's deadline is heard between folders (inTime), never thrown,
+  // so one folder's private-path check runs to its end, bounded by the total budget of the
+  // Mercurial ignore files around a root (known limit, fx92d).
+  const reach = await projectReach({ start: cwd, home, trusted, ceiling, signal: NO_DEADLINE });
   const { root, realRoot } = reach;
   // cwd's folders below the root: a folder on a touched path that is one of them holds cwd.
   const cwdParts = isWithin(cwd, realRoot)
@@ -792,7 +796,8 @@ function projectsBelow(
   const projectFor = (reach: Reach): Project => {
     let project = projects.get(reach.realRoot);
     if (project === undefined) {
-      const check = privatePaths(reach.realRoot, { hidden: false, home });
+      // As the session's reach: the deadline is heard between folders (known limit, fx92d).
+      const check = privatePaths(reach.realRoot, { hidden: false, home, signal: NO_DEADLINE });
       project = {
         folder: {
           dir: reach.root,
@@ -840,7 +845,7 @@ function projectsBelow(
       if (await sessionRepository) return own;
     }
     reachOfFolder ??= realpathOrSelf(home).then((realHome) =>
-      folderReaches({ home, realHome, trusted }),
+      folderReaches({ home, realHome, trusted, signal: NO_DEADLINE }),
     );
     // No repository between the folder and a session root that is none (a zip, a tarball, a
     // crate in ~/.cargo under a session in ~): the folder is its own project, as a render
@@ -1001,6 +1006,8 @@ export async function nestedContextNames(
     home: options.home,
     trusted: options.trusted,
     ceiling,
+    // The workspace tree's one look-up of names: a gemini settings file read through the door.
+    signal: NO_DEADLINE,
   });
   return nestedNames(start, reach);
 }

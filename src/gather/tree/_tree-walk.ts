@@ -21,6 +21,7 @@ import {
   hgIgnored,
   holdsUsableGit,
   type IgnoreFileRead,
+  NO_DEADLINE,
   placeRefusal,
   plantedCheck,
   projectReach,
@@ -708,7 +709,7 @@ function linkReaches(
     home,
     trusted,
     ceiling: o.ceilingDir,
-    signal: o.signal,
+    signal: o.signal ?? NO_DEADLINE,
   });
   const clones = new Map<string, Promise<Reach>>();
   return async (own) => {
@@ -717,7 +718,13 @@ function linkReaches(
     if (clone === undefined) return reach;
     let theirs = clones.get(clone);
     if (theirs === undefined) {
-      theirs = projectReach({ start: clone, root: clone, home, trusted, signal: o.signal });
+      theirs = projectReach({
+        start: clone,
+        root: clone,
+        home,
+        trusted,
+        signal: o.signal ?? NO_DEADLINE,
+      });
       clones.set(clone, theirs);
     }
     return theirs;

@@ -8,7 +8,7 @@ import {
   findRulesBelowCwd,
   MAX_BELOW_CWD_FOLDERS,
 } from "../../../src/gather/rules/nested.js";
-import { projectReach } from "../../../src/repo-files/index.js";
+import { NO_DEADLINE, projectReach } from "../../../src/repo-files/index.js";
 import { tempDir } from "../../api/_helpers.js";
 
 function layout(root: string, files: Record<string, string>): void {
@@ -154,7 +154,7 @@ describe("explain's search for them", () => {
     }
     layout(root, { "many/d0000/.windsurf/rules/first.md": "First.\n" });
     layout(root, { "many/d2049/.windsurf/rules/last.md": "Last.\n" });
-    const reach = await projectReach({ start: root, home, trusted: true });
+    const reach = await projectReach({ signal: NO_DEADLINE, start: root, home, trusted: true });
     const found = await findRulesBelowCwd(root, belowCwdFormats(undefined), {
       reach,
       ignored: async (p) => p.endsWith("/build"),
