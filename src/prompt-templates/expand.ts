@@ -359,7 +359,8 @@ class HiddenArguments implements ArgumentGuard {
     }
     // In a row of the template's table your words are a cell (or a row) a GFM reader drops past
     // the header's count, or splits at a `|` you type (rev92c F5): a paragraph of their own.
-    if (this.inTableBody(at) && !closer.endsWith("\n\n")) {
+    // Not in a fence the template closes after them (code, no table).
+    if (this.inTableBody(at) && !closer.endsWith("\n\n") && !this.tracker.inFence()) {
       const apart =
         closer.endsWith("\n") || (closer === "" && this.lastFed === "\n") ? "\n" : "\n\n";
       this.take(apart);

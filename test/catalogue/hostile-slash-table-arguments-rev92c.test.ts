@@ -65,6 +65,7 @@ describe("hostile repository: a slash template's table takes none of your words"
       "Review $ARGUMENTS:\n| a |\n| - |\n| b |\n",
       "| a |\n| - |\n| b |\n\nReview: $ARGUMENTS\n",
       "Fix a | b:\n$ARGUMENTS\n",
+      "```\n| a |\n| - |\n$ARGUMENTS\n```\n",
     ]) {
       const out = expandProjectTemplate(content, "/t MY-WORDS");
       expect(out.text, content).toBe(content.replace(/\$(ARGUMENTS|1)/, "MY-WORDS"));
