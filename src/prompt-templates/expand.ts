@@ -1,6 +1,6 @@
 import { BlockTracker, closingAfter, pageTagWarning } from "../_fence.js";
 import { DOCUMENT_TAGS, escapeWrapperTags, HOST_ELEMENTS } from "../_prompt-text.js";
-import { tableRunsAsText } from "../sections/gfm-tables.js";
+import { tableBodies, tableRunsAsText } from "../sections/gfm-tables.js";
 import {
   EMPTY_COMMENT,
   MAX_HTML_CHARS,
@@ -271,6 +271,10 @@ class HiddenArguments implements ArgumentGuard {
   private lastFed = "\n";
   /** The template as the HTML reader meets it ({@link markdownAsHtml}), read once when first fed. */
   private view: string | undefined;
+  /** Where a GFM renderer may read the template's table rows ({@link tableBodies}), read when first asked. */
+  private bodies: number[] | undefined;
+  /** The index in {@link bodies} of the first pair not ended before the last place asked. */
+  private body = 0;
   /** How much of the next text fed is the lead {@link before} already fed. */
   private fedAhead = 0;
   private readonly lines: number[] = [];
@@ -353,6 +357,15 @@ class HiddenArguments implements ArgumentGuard {
       this.take("\n\n");
       closer += `${ran}\n\n`;
     }
+    // In a row of the template's table your words are a cell (or a row) a GFM reader drops past
+    // the header's count, or splits at a `|` you type (rev92c F5): a paragraph of their own.
+    // Not in a fence the template closes after them (code, no table).
+    if (this.inTableBody(at) && !closer.endsWith("\n\n") && !this.tracker.inFence()) {
+      const apart =
+        closer.endsWith("\n") || (closer === "" && this.lastFed === "\n") ? "\n" : "\n\n";
+      this.take(apart);
+      closer += apart;
+    }
     this.fedAhead = closer.length;
     if (closer === "") return "";
     // Placeholders come in order: count the template's lines up to this one once, each line's
@@ -364,6 +377,14 @@ class HiddenArguments implements ArgumentGuard {
     }
     if (this.lines[this.lines.length - 1] !== this.line) this.lines.push(this.line);
     return closer;
+  }
+
+  /** Whether the template's offset `at` is in a row of its table's body; asked in order. */
+  private inTableBody(at: number): boolean {
+    // Read with a word at each placeholder: your words' own rows are yours.
+    this.bodies ??= tableBodies(placeholdersAsLetters(this.content));
+    while ((this.bodies[this.body + 1] ?? Number.POSITIVE_INFINITY) <= at) this.body += 2;
+    return (this.bodies[this.body] ?? Number.POSITIVE_INFINITY) <= at;
   }
 
   private endOfLine(from: number): number {
@@ -395,7 +416,7 @@ class HiddenArguments implements ArgumentGuard {
       {
         level: "warning",
         code: "arguments-hidden",
-        message: `/${name} puts the words you typed where they would not read as your text, inside a code block, HTML block or comment it leaves open, an element no reader shows (<template>, <title>, hidden, …) or a tag's attributes, on a code fence's line, in a link reference definition or in a link's destination or title (line ${where}${more}): the expansion ends that block or line before them, so they reach the model as your text; check the template`,
+        message: `/${name} puts the words you typed where they would not read as your text, inside a code block, HTML block or comment it leaves open, an element no reader shows (<template>, <title>, hidden, …) or a tag's attributes, on a code fence's line, in a link reference definition, in a link's destination or title or in a table's rows (a GFM reader drops cells past its header's) (line ${where}${more}): the expansion ends that block or line before them, so they reach the model as your text; check the template`,
         ...(template.filePath !== undefined ? { path: template.filePath } : {}),
         line: first + offset,
       },

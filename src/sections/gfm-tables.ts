@@ -35,16 +35,53 @@ export function tableRunsAsText(text: string, mayPrintRow?: (line: string) => bo
   if (!text.includes("<") || (mayPrintRow === undefined && !text.includes("-"))) return text;
   let out = "";
   let copied = 0;
+  eachTableRun(text, true, mayPrintRow, (runStart, end) => {
+    const lines = text.slice(runStart, end);
+    if (lines.includes("<")) {
+      out += `${text.slice(copied, runStart)}${lines.replaceAll("<", "&lt;")}`;
+      copied = end;
+    }
+  });
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/**
+ * Where a GFM renderer may read rows of a table's body in `text` (a message
+ * read from a blank line: a slash template's expansion), as
+ * {@link tableRunsAsText} judges a run: for each run of lines that may be a
+ * table, from the line after its first line that may be a delimiter row
+ * under a line of the run, to the run's end; flat pairs `[from, to)` in
+ * order. Words printed there are a cell of a row (or a row of their own),
+ * and a renderer drops every cell past the header's count (review rev92c F5);
+ * in the header row or before it they show or make no table. Linear.
+ */
+export function tableBodies(text: string): number[] {
+  const bodies: number[] = [];
+  if (!text.includes("-")) return bodies;
+  eachTableRun(text, false, undefined, (_start, end, body) => {
+    if (body < end) bodies.push(body, end);
+  });
+  return bodies;
+}
+
+/**
+ * Reads `text`'s runs of lines (to a blank line) as {@link TableRun}s and
+ * calls `found` with each that may be a table: its start, its end, and where
+ * the line after its first possible delimiter row under a line of the run
+ * starts (its end when none). `first`: a run's first line may follow a line
+ * before the text ({@link TableRun}). Lines end at LF, CR or CR LF.
+ */
+function eachTableRun(
+  text: string,
+  first: boolean,
+  mayPrintRow: ((line: string) => boolean) | undefined,
+  found: (start: number, end: number, body: number) => void,
+): void {
   let run: TableRun | undefined;
   let runStart = -1;
+  let body = -1;
   const endRun = (end: number) => {
-    if (run?.mayBeTable()) {
-      const lines = text.slice(runStart, end);
-      if (lines.includes("<")) {
-        out += `${text.slice(copied, runStart)}${lines.replaceAll("<", "&lt;")}`;
-        copied = end;
-      }
-    }
+    if (run?.mayBeTable()) found(runStart, end, body < 0 ? end : body);
     run = undefined;
   };
   const lineEnds = /\r\n?|\n/g;
@@ -52,19 +89,22 @@ export function tableRunsAsText(text: string, mayPrintRow?: (line: string) => bo
     lineEnds.lastIndex = from;
     const end = lineEnds.exec(text);
     const to = end === null ? text.length : end.index;
+    const next = end === null ? text.length + 1 : end.index + end[0].length;
     if (isBlank(text, from, to)) {
       if (run !== undefined) endRun(from);
     } else {
       if (run === undefined) {
-        run = new TableRun();
+        run = new TableRun(first);
         runStart = from;
+        body = -1;
+      } else if (body < 0 && mayBeDelimiterRow(text, from, to) !== undefined) {
+        body = Math.min(next, text.length);
       }
       run.read(text, from, to, mayPrintRow);
     }
-    from = end === null ? text.length + 1 : end.index + end[0].length;
+    from = next;
   }
   if (run !== undefined) endRun(text.length);
-  return copied === 0 ? text : out + text.slice(copied);
 }
 
 /**

@@ -60,12 +60,15 @@ function projectTag(name: string, reserved: ReadonlySet<string>): string {
 }
 
 /**
- * `templates` with each trusted project's version whose tag (its `tag:` key,
- * or its file name when it sets none) is a {@link reservedElementNames} name
- * given another: the tag your own version of that section has, or
- * `project_<name>` for a section only the project has. A `section-tag-reserved`
- * warning names the file. Before, `.pi/sections/user_instructions.md`, or
- * `tag: usec` on a project section, printed a second `<user_instructions>` or
+ * `templates` with each trusted project's version of a section of yours (a
+ * version in your agent dir or options below it) given your tag whatever its
+ * own (`tag: del` over your `{{> base}}`, `tag: false`: review rev92c F6),
+ * and each other project version whose tag (its `tag:` key, or its file name
+ * when it sets none) is a {@link reservedElementNames} name given another:
+ * the builtin version's tag, or `project_<name>` for a section only the
+ * project has. A `section-tag-reserved` warning names the file. Before,
+ * `.pi/sections/user_instructions.md`, or `tag: usec` on a project section,
+ * printed a second `<user_instructions>` or
  * `<usec>` element of the project's words beside yours (review rev52b F14).
  * `own` are the render's own names, as for the section's text: the tag and
  * the text are held to one set (before review rev56c F4, `.pi/sections/team_policy.md`
@@ -79,13 +82,32 @@ export function heldProjectTags(
   const reserved = reservedElementNames(templates, codeSections, own);
   const diagnostics: Diagnostic[] = [];
   const warned = new Set<string>();
+  const warnOnce = (template: SectionTemplate, message: string) => {
+    const path = template.source.path;
+    if (warned.has(path ?? template.name)) return;
+    warned.add(path ?? template.name);
+    diagnostics.push({
+      level: "warning",
+      code: "section-tag-reserved",
+      message,
+      ...(path !== undefined ? { path } : {}),
+    });
+  };
   const hold = (template: SectionTemplate): SectionTemplate => {
     if (template.source.layer !== "project") return template;
     const lower = template.lower && hold(template.lower);
     const withLower = lower === template.lower ? template : { ...template, lower };
     const { tag } = template.meta;
     const own = ownVersion(template);
-    if (tag === false || (own !== undefined && own.meta.tag === tag)) return withLower;
+    if (own !== undefined && own.source.layer !== "builtin") {
+      // A version of your section keeps your tag (or none, as yours): before review rev92c F6,
+      // `tag: del` (`s`, `code`, `pre`, …) over `{{> base}}` printed your section struck out or
+      // as code with no word; only a reserved tag was given back yours.
+      if (own.meta.tag === tag) return withLower;
+      warnOnce(template, yourTagKept(template.name, tag, own.meta.tag));
+      return { ...withLower, meta: { ...template.meta, tag: own.meta.tag } };
+    }
+    if (tag === false || own?.meta.tag === tag) return withLower;
     // Compared as tags are (`team-policy` is your `team_policy`, review rev53c F7).
     // Nor an element acting on the whole page (`style.md` as `<style>`: rev80c F5), nor one no
     // reader shows or whose text is raw (`tag: template` around your `{{> base}}`: rev82f F2).
@@ -99,21 +121,22 @@ export function heldProjectTags(
       drawsInPlaceName(tag)
     )
       return withLower;
+    // A builtin's version keeps the builtin's tag.
     const given = own !== undefined ? own.meta.tag : projectTag(template.name, reserved);
-    const path = template.source.path;
-    if (!warned.has(path ?? template.name)) {
-      warned.add(path ?? template.name);
-      const instead = given === false ? "no element" : `<${given}>`;
-      diagnostics.push({
-        level: "warning",
-        code: "section-tag-reserved",
-        message: `the project's section "${template.name}" may not be the prompt's <${tag}> element (a host's, your AGENTS.md's, your own section's, one your texts or the prompt write, or one that acts on the whole page, that no reader shows or whose text a reader reads as raw text, or one HTML knows that does not draw its text in place); it is printed as ${instead} instead`,
-        ...(path !== undefined ? { path } : {}),
-      });
-    }
+    warnOnce(
+      template,
+      `the project's section "${template.name}" may not be the prompt's <${tag}> element (a host's, your AGENTS.md's, your own section's, one your texts or the prompt write, or one that acts on the whole page, that no reader shows or whose text a reader reads as raw text, or one HTML knows that does not draw its text in place); it is printed as ${given === false ? "no element" : `<${given}>`} instead`,
+    );
     return { ...withLower, meta: { ...template.meta, tag: given } };
   };
   return { templates: templates.map(hold), diagnostics };
+}
+
+/** The `section-tag-reserved` message for a project's version of your section that asked for `asked`, given `yours`. */
+function yourTagKept(name: string, asked: string | false, yours: string | false): string {
+  const wanted = asked === false ? "printed in no element (tag: false)" : `the <${asked}> element`;
+  const given = yours === false ? "in no element" : `as <${yours}>`;
+  return `the project's version of your section "${name}" asks to be ${wanted}; a project's version of your section keeps your tag: it is printed ${given}, as yours is`;
 }
 
 /** What a trusted project's section may not write in its own text ({@link namesHeldFrom}). */

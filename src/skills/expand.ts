@@ -1,5 +1,5 @@
 import { dirname, resolve } from "node:path";
-import { closeOpenBlocks, markupAsTextTold, pageTagWarning } from "../_fence.js";
+import { closeOpenBlocks, markupAsTextTold, pageTagWarning, wrappedElement } from "../_fence.js";
 import { parseFrontmatter } from "../_frontmatter.js";
 import { isWithin } from "../_paths.js";
 import {
@@ -81,14 +81,19 @@ export function expandSkillCommand(
   // Its name and folder are names, data: on one line, opening none of the elements, and no
   // comment either (a folder `<!--x` left the body and the user's request inside one).
   const said = (value: string) => nameText(value, SKILL_ELEMENT);
-  const block = [
+  // Its end tag as every element of the prompt's is written (rev92c F3): after a body ending in
+  // a paragraph, `</skill>` alone was that paragraph's text to CommonMark, and your request after
+  // it stood inside `<skill>` in a Markdown-to-HTML view.
+  const block = wrappedElement(
     // The attributes as the line below them writes the same name and folder (rev69a F5).
     `<skill name="${xmlNameText(skill.name, SKILL_ELEMENT)}" location="${xmlNameText(skill.filePath, SKILL_ELEMENT)}">`,
-    `The user asked to apply the skill "${said(skill.name)}" (${said(skill.filePath)}).`,
-    `Paths written inside it are relative to its folder: ${said(skill.baseDir)}`,
-    ...(body === "" ? [] : ["", body]),
-    "</skill>",
-  ].join("\n");
+    [
+      `The user asked to apply the skill "${said(skill.name)}" (${said(skill.filePath)}).`,
+      `Paths written inside it are relative to its folder: ${said(skill.baseDir)}`,
+      ...(body === "" ? [] : ["", body]),
+    ].join("\n"),
+    "skill",
+  );
   return rest === "" ? block : `${block}\n\nThe user's request:\n${rest}`;
 }
 

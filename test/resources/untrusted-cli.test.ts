@@ -153,6 +153,7 @@ describe("--untrusted", () => {
         `Paths written inside it are relative to its folder: ${root}/agent/skills/user-skill`,
         "",
         "User skill body.",
+        "",
         "</skill>",
         "",
         "The user's request:",

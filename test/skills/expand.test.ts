@@ -19,6 +19,8 @@ const block = (name: string, file: string, baseDir: string, body: string) =>
     `Paths written inside it are relative to its folder: ${baseDir}`,
     "",
     body,
+    // A blank line before the end tag after a body ending in a paragraph (rev92c F3).
+    "",
     "</skill>",
   ].join("\n");
 
@@ -66,6 +68,7 @@ describe("expandSkillCommand", () => {
         `Paths written inside it are relative to its folder: ${folder}`,
         "",
         "Use <tags> & things.",
+        "",
         "</skill>",
       ].join("\n"),
     );
