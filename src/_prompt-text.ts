@@ -3923,13 +3923,24 @@ function addElementNames(
   max = Number.POSITIVE_INFINITY,
   work?: FoldWork,
 ): boolean {
-  const known = max === Number.POSITIVE_INFINITY && work === undefined && KNOWN_NAMES.get(text);
+  const known = max === Number.POSITIVE_INFINITY && work === undefined && namesRead(text);
   if (known) {
     // The same names, in the same order, as the reading below adds them.
     for (const name of known.names) names.add(name);
     if (literals !== undefined) for (const literal of known.literals) literals.add(literal);
     return known.fromData;
   }
+  return readElementNames(names, text, literals, max, work);
+}
+
+/** {@link addElementNames}'s reading of `text`, every time. */
+function readElementNames(
+  names: Set<string>,
+  text: string,
+  literals: Set<string> | undefined,
+  max: number,
+  work: FoldWork | undefined,
+): boolean {
   const full = () => names.size >= max || (work !== undefined && work.left < 0);
   // A name past MAX_TAG_NAME is left out: the escaper makes every tag that long literal.
   for (const m of text.matchAll(CLOSER_IN_TEMPLATE)) {
@@ -3972,11 +3983,35 @@ export interface ElementNamesOfText {
  */
 const KNOWN_NAMES = new Map<string, ElementNamesOfText>();
 
+/**
+ * Texts read whole at run time, by exact text, the most recent {@link READ_NAMES_TEXTS}
+ * of at most {@link READ_NAMES_CHARS} characters each: every render, session render and
+ * hook call reads the same layers' templates and partials again (from source, the builtin
+ * ones too, which {@link KNOWN_NAMES} holds only in a build). A text's names are a function
+ * of the text alone, so a remembered entry gives what reading it again would.
+ */
+const READ_NAMES = new Map<string, ElementNamesOfText>();
+const READ_NAMES_TEXTS = 512;
+const READ_NAMES_CHARS = 64 * 1024;
+
+/** What {@link addElementNames} reads in `text` whole: known at build time, remembered, or read now (and remembered when short). */
+function namesRead(text: string): ElementNamesOfText {
+  const known = KNOWN_NAMES.get(text) ?? READ_NAMES.get(text);
+  if (known !== undefined) return known;
+  const read = elementNamesOf(text);
+  if (text.length <= READ_NAMES_CHARS) {
+    if (READ_NAMES.size >= READ_NAMES_TEXTS)
+      READ_NAMES.delete(READ_NAMES.keys().next().value ?? "");
+    READ_NAMES.set(text, read);
+  }
+  return read;
+}
+
 /** The element names of `text` read whole, as {@link wrapperNames} reads a template. */
 export function elementNamesOf(text: string): ElementNamesOfText {
   const names = new Set<string>();
   const literals = new Set<string>();
-  const fromData = addElementNames(names, text, literals);
+  const fromData = readElementNames(names, text, literals, Number.POSITIVE_INFINITY, undefined);
   return { names: [...names], literals: [...literals], fromData };
 }
 

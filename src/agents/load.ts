@@ -19,6 +19,28 @@ import { type Diagnostic, type Layer, SyspromptError } from "../types.js";
 import { PRESET_NAME, type PresetFields, parsePreset } from "./parse.js";
 import type { AgentPreset } from "./types.js";
 
+/**
+ * The builtin presets' parses, by path and exact text: every render naming an agent
+ * parsed its builtin YAML file again. A few files of a few KB (`builtinDir` may name
+ * another folder: the most recent {@link BUILTIN_PRESETS_KEPT} are kept); an edited
+ * file misses and is parsed, so an entry never changes a result.
+ */
+const builtinParses = new Map<string, ReturnType<typeof parsePreset>>();
+const BUILTIN_PRESETS_KEPT = 32;
+
+/** {@link parsePreset} of a builtin preset, parsed once: a copy each call, which the caller may change. */
+function builtinPreset(text: string, path: string): ReturnType<typeof parsePreset> {
+  const key = `${path}\0${text}`;
+  let parsed = builtinParses.get(key);
+  if (parsed === undefined) {
+    parsed = parsePreset(text, path);
+    if (builtinParses.size >= BUILTIN_PRESETS_KEPT)
+      builtinParses.delete(builtinParses.keys().next().value ?? "");
+    builtinParses.set(key, parsed);
+  }
+  return structuredClone(parsed);
+}
+
 /** The preset a render uses when the caller names none. */
 export const DEFAULT_AGENT = "pi";
 
@@ -160,7 +182,8 @@ export async function loadPreset(
       });
       continue;
     }
-    const parsed = parsePreset(read.text, path);
+    const parsed =
+      layer === "builtin" ? builtinPreset(read.text, path) : parsePreset(read.text, path);
     pushAll(diagnostics, parsed.diagnostics);
     if (layer === "project" && parsed.fields.export !== undefined) {
       // The setting line is printed for the user to paste into a shell or an
