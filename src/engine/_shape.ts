@@ -1,5 +1,10 @@
-import { scanTags } from "./_scan.js";
-import { MAX_TEMPLATE_NESTING, MAX_TEMPLATE_TAGS, MAX_TEMPLATE_WORDS } from "./limits.js";
+import { type ScannedTag, scanTags } from "./_scan.js";
+import {
+  MAX_TEMPLATE_NESTING,
+  MAX_TEMPLATE_PARTIAL_CALLS,
+  MAX_TEMPLATE_TAGS,
+  MAX_TEMPLATE_WORDS,
+} from "./limits.js";
 
 /** A problem found by scanning, located by 1-based line and column. */
 export interface ShapeProblem {
@@ -29,6 +34,7 @@ export function lineColumnAt(source: string, offset: number): { line: number; co
 export function checkTemplateShape(source: string): ShapeProblem | undefined {
   let tags = 0;
   let words = 0;
+  let partialCalls = 0;
   // Per open block, how many `{{else x}}` chains it holds: each nests one deeper in the parser.
   const chainsPerBlock: number[] = [];
   let chains = 0;
@@ -36,6 +42,7 @@ export function checkTemplateShape(source: string): ShapeProblem | undefined {
   scanTags(source, (tag) => {
     tags++;
     words += tag.words;
+    if (callsPartial(source, tag)) partialCalls++;
     if (tag.kind === "open") {
       chainsPerBlock.push(0);
     } else if (tag.kind === "close") {
@@ -60,11 +67,25 @@ export function checkTemplateShape(source: string): ShapeProblem | undefined {
         message: `Template too large: more than ${MAX_TEMPLATE_WORDS} words inside its tags`,
         offset: tag.offset,
       };
+    } else if (partialCalls > MAX_TEMPLATE_PARTIAL_CALLS) {
+      problem = {
+        message: `Template too large: more than ${MAX_TEMPLATE_PARTIAL_CALLS} partial calls; split it into smaller sections, or loop over a list with one call`,
+        offset: tag.offset,
+      };
     }
     return problem === undefined;
   });
   if (problem === undefined) return undefined;
   return { message: problem.message, ...lineColumnAt(source, problem.offset) };
+}
+
+/** Whether `tag` calls a partial: `{{> name}}` or `{{#> name}}` (with `~` after the braces), never an escaped `\{{`. */
+function callsPartial(source: string, tag: ScannedTag): boolean {
+  if (tag.escaped) return false;
+  let j = tag.offset + 2;
+  if (source.charCodeAt(j) === 0x7e) j++; // ~
+  const sigil = source.charCodeAt(j);
+  return sigil === 0x3e || (sigil === 0x23 && source.charCodeAt(j + 1) === 0x3e); // > or #>
 }
 
 /** What compiling a template costs the prompt's totals: its tags, and the words inside them. */

@@ -45,13 +45,20 @@ function options(root: string, deadlineMs: number) {
 
 describe("hostile repository: a project's partial printed thousands of times, each a new text", () => {
   it("charges each print of a new text to the render's meter, and stops the section past it", async () => {
-    const root = project(2_400, 1);
+    // 2,400 prints in five sections of 480 (a template may call partials at most 500 times,
+    // MAX_TEMPLATE_PARTIAL_CALLS): the meter is the prompt's, spent across its sections.
+    const root = project(480, 5);
     // A deadline far off: the meter alone stops it.
     const r = await renderSystemPrompt(options(root, 600_000));
-    const stop = r.diagnostics.find((d) => d.code === "template");
-    expect(stop?.message).toContain("element-name reader");
-    expect(stop?.path).toContain("s0.md");
-    expect(r.text).not.toContain("P2399:");
+    const stops = r.diagnostics.filter((d) => d.code === "template");
+    expect(stops).toHaveLength(1);
+    expect(stops[0]?.message).toContain("element-name reader");
+    // Some 2,000 prints spend it (1,024 units each of 2 Mi): in the fifth section.
+    expect(stops[0]?.path).toContain("s4.md");
+    // The four before it are printed whole (the fourth's `<` as text: the closers' check of
+    // the repository's texts is spent by then).
+    for (const s of [0, 1, 2, 3]) expect(r.text).toContain(`x_${s}-479> y`);
+    expect(r.text).not.toContain("x_4-");
     expect(r.text).toContain(MARKER);
   }, 120_000);
 
