@@ -2932,6 +2932,11 @@ function firstRewrite(
   say(line, close === -1 ? rest : rest.slice(0, close + 1), { written, as });
 }
 
+/** `text` in double quotes as JSON writes it, its backslashes single: the backslash a rewrite adds shows as written. */
+function quotedAsWritten(text: string): string {
+  return JSON.stringify(text).replace(/\\\\/g, "\\");
+}
+
 /**
  * The warning for your own file (your AGENTS.md, your always rule) a tag of
  * which {@link elementText} wrote `&lt;`: it names a builtin element of the
@@ -2952,7 +2957,7 @@ export function ownTagEscapedWarning(
     level: "warning",
     code: "own-text-tag-escaped",
     message: token
-      ? `your file's ${JSON.stringify(tag)} (line ${line}, and any like it after) is a chat template's token or a host's variable: it is written ${JSON.stringify(rewrite.as)}, so no tokenizer or host reads it as one (Markdown shows it as written)`
+      ? `your file's ${quotedAsWritten(tag)} (line ${line}, and any like it after) is a chat template's token or a host's variable: it is written ${quotedAsWritten(rewrite.as)}, so no tokenizer or host reads it as one (Markdown shows it as written)`
       : `your file's tag ${JSON.stringify(tag)} (line ${line}, and any like it after) names an element of the prompt: its ${JSON.stringify(rewrite.written)} is written ${JSON.stringify(rewrite.as || "&lt;")} (in a code span too), so it opens or closes none of them; rename the tag to keep it as written`,
     path,
   };

@@ -30,7 +30,7 @@ describe("your own text's rewrite is named as made (rev92c F4)", () => {
     );
     expect(text).toContain("[INST\\] text [/INST\\]");
     expect(message).toContain('"[INST]"');
-    expect(message).toContain('"[INST\\\\]"');
+    expect(message).toContain('written "[INST\\]"');
     expect(message).toContain("line 2");
     expect(message).not.toContain("&lt;");
     expect(message).not.toContain("keep that format");
