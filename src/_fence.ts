@@ -25,6 +25,7 @@ import {
   sameReading,
 } from "./_blocks.js";
 import { InlineLinkReader } from "./_inline-link.js";
+import type { OwnRewrite } from "./_prompt-text.js";
 import { asCell, delimiterRowAt } from "./_table-rows.js";
 import {
   closeHiddenRuns,
@@ -584,8 +585,8 @@ function rawEndTags(text: string, tags: readonly number[]): string | undefined {
 /** What {@link closedOpenToYours} is told: {@link HiddenRunsOptions}, and `onEscaped` when the last paragraph's `<` were written `&lt;`. */
 export interface OpenToYoursOptions extends HiddenRunsOptions {
   onEscaped?: () => void;
-  /** Your text (escaped against your own layers' names): the first tag written `&lt;`, its line (1-based) and the tag as written. */
-  onOwnTagEscaped?: (line: number, tag: string) => void;
+  /** Your text (escaped against your own layers' names): the first rewrite, its line (1-based), the tag or token as written and the rewrite made. */
+  onOwnTagEscaped?: (line: number, tag: string, rewrite: OwnRewrite) => void;
   /** A text not yours: its first start tag acting on the whole page written `&lt;` (`escapeWrapperTags`' `onPageTag`, rev80c F4-F8). */
   onPageTag?: (line: number, tag: string) => void;
   /** A text not yours escaped whole, every opener written `&lt;`: the name reader's meter was spent (`withNameBudget`, rev82b F2). */

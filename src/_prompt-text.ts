@@ -21,6 +21,7 @@ import {
 import { HTML_ELEMENTS } from "./_html-elements.js";
 import { LATIN_LETTERS } from "./_latin-letters.js";
 import { valueWithoutLinkDefinitions, withoutLinkDefinitions } from "./_link-definitions.js";
+import { LT_LOOK_ALIKES } from "./_lt-look-alikes.js";
 import { delimiterRowAt } from "./_table-rows.js";
 import { isHidden, unitEscapes } from "./_text.js";
 import type { Diagnostic } from "./types.js";
@@ -695,12 +696,22 @@ const isSlashCode = (code: number) => SLASHES.has(code) || CLOSER_STROKES.has(co
  * reads as `</rule>` too).
  */
 const LOOK_ALIKE_OPENERS =
-  "\u140a\uff1c\ufe64\u2039\u276e\u276c\u2770\u27e8\u29fc\u3008\u2329\u02c2\u1438\u227a\u{e003c}";
+  "\u140a\uff1c\ufe64\u2039\u276e\u276c\u2770\u27e8\u29fc\u3008\u2329\u02c2\u1438\u227a\u{e003c}" +
+  // By rule, not by hand (review rev92c F2: `ᚲ/repository_instructions>`, `⟪`, `《`, `⦑` were raw):
+  // every confusable of `<` in Unicode's confusables.txt and every Ps/Pi named ANGLE or LESS-THAN.
+  LT_LOOK_ALIKES.map(([code]) => String.fromCodePoint(code)).join("");
 
 /** The look-alike openers' code points: a lone half of the tag character `<` is none. */
 const OPENER_CODES: ReadonlySet<number> = new Set(
   [...LOOK_ALIKE_OPENERS].map((c) => c.codePointAt(0) ?? 0),
 );
+
+/**
+ * The look-alike openers that are prose's quotation marks too (`«rules»`, decided): read as `<`
+ * only before a slash (`«/repository_instructions>`, review rev92c F2), as a symbol is read, not
+ * past white space.
+ */
+const QUOTE_OPENERS: ReadonlySet<number> = new Set([0xab]);
 
 /**
  * A symbol that is not ASCII (Unicode's Sm, Sc, Sk, So: `⪡` `⧀` `⊰` `⫍` `→` `©`):
@@ -2309,8 +2320,14 @@ function heldOpeners(text: string, names: ReadonlySet<string>, documents?: numbe
       continue;
     }
     // A symbol read as `<` only directly before a name or a slash (`→ rules` is prose).
-    const listed = first === 0x3c || OPENER_CODES.has(first);
+    const quote = QUOTE_OPENERS.has(first);
+    const listed = first === 0x3c || (OPENER_CODES.has(first) && !quote);
     const [start, inner] = tagRun(text, lt + opener, listed);
+    if (quote && !slashBetween(text, lt + opener, start)) {
+      // A quotation mark before a name (`«rules»`): prose, no tag. The run ends where the name starts.
+      lt = inner === -1 ? nextOpen(Math.max(lt + opener, start)) : inner;
+      continue;
+    }
     if (start !== lastStart) {
       lastStart = start;
       // A name in plain ASCII letters (`<body hidden>`, `<div>`) is read once, as before; another
@@ -2381,6 +2398,16 @@ function tagRun(text: string, from: number, listed: boolean): [start: number, in
   return [i, inner];
 }
 
+/** Whether `text[from, to)` (a run {@link tagRun} read) holds a slash or a stroke read as one. */
+function slashBetween(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i += widthAt(text, i)) {
+    const code = text.codePointAt(i) ?? 0;
+    if (isSlashCode(code) || (isStrokeCode(code) && !isInvisible(code) && !isSpaceCode(code)))
+      return true;
+  }
+  return false;
+}
+
 /** The most openers that lead on ({@link leadsOn}) one run between an opener and a name holds. */
 const MAX_RUN_OPENERS = 1;
 
@@ -2391,7 +2418,7 @@ const MAX_RUN_OPENERS = 1;
  * right after it.
  */
 function leadsOn(text: string, at: number, code: number): boolean {
-  if (OPENER_CODES.has(code)) return true;
+  if (OPENER_CODES.has(code) && !QUOTE_OPENERS.has(code)) return true;
   const next = text.codePointAt(skipInvisible(text, at + (code > 0xffff ? 2 : 1))) ?? 0;
   return isSlashCode(next) || isStrokeCode(next);
 }
@@ -2848,27 +2875,66 @@ export function elementText(
 export function ownTextEscaped(
   text: string,
   names: ReadonlySet<string>,
-  say: ((line: number, tag: string) => void) | undefined,
+  say: ((line: number, tag: string, rewrite: OwnRewrite) => void) | undefined,
 ): string {
   const escaped = escapeWrapperTags(text, names);
   if (escaped !== text) firstRewrite(text, escaped, say);
   return escaped;
 }
 
-/** Where `escaped` first differs from `text`, given to `say` as its line (1-based) and the tag there as written (one line, at most 60 units). */
+/**
+ * A rewrite of your text {@link escapeWrapperTags} made: the characters
+ * `written` (a tag's `<` or its look-alike, a chat token's bracket, a `{`)
+ * are printed as `as` (`&lt;`, `\\]`, `\\{`).
+ */
+export type OwnRewrite = { written: string; as: string };
+
+/**
+ * Where `escaped` first differs from `text`, given to `say` as its line
+ * (1-based), the token there as written (one line, at most 60 units: a tag
+ * to its `>`, a chat template's bracket token `[INST]` whole) and the rewrite
+ * made (review rev92c F4: `[INST]` was named from its `]` on, as a `<`
+ * written `&lt;`).
+ */
 function firstRewrite(
   text: string,
   escaped: string,
-  say: ((line: number, tag: string) => void) | undefined,
+  say: ((line: number, tag: string, rewrite: OwnRewrite) => void) | undefined,
 ): void {
   if (say === undefined) return;
   let at = 0;
   while (at < text.length && text.charCodeAt(at) === escaped.charCodeAt(at)) at++;
   let line = 1;
   for (let i = text.indexOf("\n"); i !== -1 && i < at; i = text.indexOf("\n", i + 1)) line++;
+  const lineStart = text.lastIndexOf("\n", at - 1) + 1;
+  const written = String.fromCodePoint(text.codePointAt(at) ?? 0);
+  if (escaped.startsWith("\\", at) && escaped.startsWith(written, at + 1)) {
+    // A `\` before a bracket token's last bracket (`[INST\]`, `]~b\]user`) or a variable's `{`.
+    let from = at;
+    for (let i = at - 1; i >= Math.max(lineStart, at - 40); i--) {
+      const code = text.charCodeAt(i);
+      if (code === 0x5b || code === 0x5d || code === 0x24) {
+        from = i;
+        break;
+      }
+    }
+    const closes = written === "{" ? text.indexOf("}", at) : -1;
+    const to = closes !== -1 && closes - at < 60 ? closes + 1 : at + written.length;
+    const token = text.slice(from, to);
+    say(line, token, { written: token, as: `${text.slice(from, at)}\\${text.slice(at, to)}` });
+    return;
+  }
   const rest = text.slice(at, at + 60).split(/[\r\n]/, 1)[0] ?? "";
   const close = rest.search(/[>\uff1e\u203a\u27e9\u3009\u276f]/u);
-  say(line, close === -1 ? rest : rest.slice(0, close + 1));
+  const as = escaped.startsWith("&lt;", at)
+    ? "&lt;"
+    : (escaped.slice(at).match(/^&#?\w+;/)?.[0] ?? "");
+  say(line, close === -1 ? rest : rest.slice(0, close + 1), { written, as });
+}
+
+/** `text` in double quotes as JSON writes it, its backslashes single: the backslash a rewrite adds shows as written. */
+function quotedAsWritten(text: string): string {
+  return JSON.stringify(text).replace(/\\\\/g, "\\");
 }
 
 /**
@@ -2877,12 +2943,22 @@ function firstRewrite(
  * prompt or one of your own layers' (`<commandname>`, read as
  * `command_name`; `<tools>`, `<rule>`), escaped so it opens or closes none
  * of them; said once per file, at its first such tag (review rev74e F1).
+ * A chat template's token (`[INST]`, written `[INST\]`) is named whole, with
+ * the rewrite made (review rev92c F4).
  */
-export function ownTagEscapedWarning(path: string, line: number, tag: string): Diagnostic {
+export function ownTagEscapedWarning(
+  path: string,
+  line: number,
+  tag: string,
+  rewrite: OwnRewrite = { written: "<", as: "&lt;" },
+): Diagnostic {
+  const token = rewrite.as.includes("\\");
   return {
     level: "warning",
     code: "own-text-tag-escaped",
-    message: `your file's tag ${JSON.stringify(tag)} (line ${line}, and any like it after) names an element of the prompt: its "<" is written "&lt;" (in a code span too), so it opens or closes none of them; rename the tag to keep it as written`,
+    message: token
+      ? `your file's ${quotedAsWritten(tag)} (line ${line}, and any like it after) is a chat template's token or a host's variable: it is written ${quotedAsWritten(rewrite.as)}, so no tokenizer or host reads it as one (Markdown shows it as written)`
+      : `your file's tag ${JSON.stringify(tag)} (line ${line}, and any like it after) names an element of the prompt: its ${JSON.stringify(rewrite.written)} is written ${JSON.stringify(rewrite.as || "&lt;")} (in a code span too), so it opens or closes none of them; rename the tag to keep it as written`,
     path,
   };
 }

@@ -157,7 +157,8 @@ function assembleInBudget(input: PromptDataInputs): ReturnType<typeof assemblePr
       origin === "user"
         ? {
             unread: () => closing.push(unreadWarning(path)),
-            onOwnTagEscaped: (line, tag) => closing.push(ownTagEscapedWarning(path, line, tag)),
+            onOwnTagEscaped: (line, tag, rewrite) =>
+              closing.push(ownTagEscapedWarning(path, line, tag, rewrite)),
           }
         : markupAsTextTold("context-markup-as-text", path, (d) => closing.push(d)),
     ),

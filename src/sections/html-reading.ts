@@ -1820,13 +1820,22 @@ export function shownParts(text: string): number[] | undefined {
   if (tooMuchHtml(text)) return undefined;
   // Read with the renderer's own block tags (rev61a F6: `</span>` inside a paragraph ends nothing),
   // each place mapped back to the text.
-  const { html: view, inserted } = withBlocks(text);
+  const { html: view, inserted, skipped } = withBlocks(text);
   const toText = blocksToText(inserted);
   // Shown only where a reader with scripts on and one with them off both show it (they differ
-  // only where a `<noscript>` is).
+  // only where a `<noscript>` is), and where CommonMark's reading of a paragraph's comments
+  // shows it too (markdown-it's reads one after an unended `<?` as text: rev92c F1).
   try {
     const on = shownIn(view, true, toText);
-    return /noscript/i.test(view) ? intersection(on, shownIn(view, false, toText)) : on;
+    let shown = /noscript/i.test(view) ? intersection(on, shownIn(view, false, toText)) : on;
+    if (skipped) {
+      const strict = withBlocks(text, "commonmark");
+      const strictText = blocksToText(strict.inserted);
+      shown = intersection(shown, shownIn(strict.html, true, strictText));
+      if (/noscript/i.test(strict.html))
+        shown = intersection(shown, shownIn(strict.html, false, strictText));
+    }
+    return shown;
   } catch (error) {
     if (error !== TOO_MUCH) throw error;
     return undefined;

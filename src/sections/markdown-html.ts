@@ -14,23 +14,42 @@ import { isJsSpace } from "../_text.js";
  * as markup, and markup read too eagerly hides more, never less. End tags in
  * indented lines and after `](` (a link's destination) are written out too:
  * an end tag read as text only hides more. Linear.
+ * `inlineReading`: "markdown-it" (the default) reads as markdown-it 15 does too:
+ * once a paragraph's `<?`, `<!--`, `<![CDATA[` or `<!X` has no end in it,
+ * every later one of that paragraph is text (its one `skipHtmlSpecial` flag;
+ * the tags inside are then markup: rev92c F1), where CommonMark reads a
+ * complete comment; "commonmark" reads each as CommonMark does only.
  */
-export function markdownAsHtml(text: string): string {
-  if (!text.includes("<") && !text.includes(">") && !text.includes('"')) return text;
+export function markdownAsHtml(
+  text: string,
+  inlineReading: MarkdownReading = "markdown-it",
+): string {
+  return readMarkdown(text, inlineReading).view;
+}
+
+/** {@link markdownAsHtml}, and whether markdown-it's reading wrote out a `<` CommonMark's keeps (`skipped`). */
+function readMarkdown(
+  text: string,
+  inlineReading: MarkdownReading,
+): { view: string; skipped: boolean } {
+  if (!text.includes("<") && !text.includes(">") && !text.includes('"'))
+    return { view: text, skipped: false };
   const out = text.split("");
   let changed = false;
+  let skipped = false;
   const mute = (at: number) => {
     out[at] = "_";
     changed = true;
   };
   const reading = freshReading();
+  const skipsSpecials = inlineReading === "markdown-it";
   // The paragraph being read: its first offset (-1: none).
   let paragraph = -1;
   let paragraphEnd = -1;
   // An HTML block was read since the last other block.
   let afterHtml = false;
   const inline = (from: number, to: number) => {
-    if (from < to) readInline(text, from, to, mute);
+    if (from < to && readInline(text, from, to, mute, skipsSpecials)) skipped = true;
   };
   eachLine(text, (from, to) => {
     const before = reading.leaf;
@@ -83,7 +102,7 @@ export function markdownAsHtml(text: string): string {
     inline(from, to);
   });
   if (paragraph !== -1) inline(paragraph, paragraphEnd);
-  return changed ? out.join("") : text;
+  return { view: changed ? out.join("") : text, skipped };
 }
 
 /** Whether `text` before the line break at `at` ends in `--` or `--!`: a `>` there ends a comment. */
@@ -146,7 +165,8 @@ function readInline(
   start: number,
   end: number,
   muteWhole: (at: number) => void,
-): void {
+  skipsSpecials: boolean,
+): boolean {
   // Read on the paragraph's own text: every search stays inside it (linear over many paragraphs).
   // A block quote's marks at its lines' starts are not the paragraph's text (CommonMark strips
   // them): read as spaces, and written out (rev61a F7: one ended a tag spanning two lines).
@@ -169,6 +189,9 @@ function readInline(
     }
     return found;
   };
+  // A `<?`, `<!--`, `<![CDATA[` or `<!X` of this paragraph found no end: every later one is text.
+  let specialUnended = false;
+  let skipped = false;
   let run = 0;
   let at = from;
   while (at < to) {
@@ -208,7 +231,15 @@ function readInline(
       at = nextSpecial(text, at + 1, to);
       continue;
     }
+    const special = skipsSpecials ? specialAt(text, at) : false;
+    if (special && specialUnended) {
+      mute(at);
+      skipped = true;
+      at++;
+      continue;
+    }
     const end = rawHtmlEnd(text, at, to, tagEnds, closerAt);
+    if (end === -1 && special) specialUnended = true;
     if (end !== -1) {
       at = end;
       continue;
@@ -223,6 +254,7 @@ function readInline(
   // A link's destination in angle brackets (`[a](</div>)`): its end tag ends nothing.
   for (let lt = text.indexOf("](</", from); lt !== -1 && lt < to; lt = text.indexOf("](</", lt + 4))
     mute(lt + 2);
+  return skipped;
 }
 
 /** `text` (a paragraph's lines) with each line's block-quote marks (`>`, up to three spaces before, one after) as spaces, the same length; `mark` gets each mark's offset. */
@@ -286,6 +318,20 @@ function rawHtmlEnd(
     return close === -1 ? -1 : close + 1;
   }
   return -1;
+}
+
+/**
+ * Whether the `<` at `lt` starts what markdown-it 15 looks for the end of
+ * once a paragraph (`scanSpecial`): `<?`, `<!--` (not `<!-->` nor `<!--->`,
+ * complete as they are), `<![CDATA[`, `<!` and a letter.
+ */
+function specialAt(text: string, lt: number): boolean {
+  const next = text.charCodeAt(lt + 1);
+  if (next === 0x3f) return true;
+  if (next !== 0x21) return false;
+  if (text.startsWith("<!--", lt))
+    return !text.startsWith("<!-->", lt) && !text.startsWith("<!--->", lt);
+  return text.startsWith("<![CDATA[", lt) || isLetter(text.charCodeAt(lt + 2));
 }
 
 function isLetter(code: number): boolean {
@@ -471,13 +517,20 @@ export function markdownAsHtmlWithBlocks(text: string): string {
   return withBlocks(text).html;
 }
 
+/** Which renderer's reading of inline raw HTML {@link markdownAsHtml} takes where they differ. */
+export type MarkdownReading = "markdown-it" | "commonmark";
+
 /**
  * {@link markdownAsHtmlWithBlocks}, and where its tags were put: `inserted`
  * holds flat pairs (the offset in the HTML where tags start, how many
- * characters), in order, to map an offset of the HTML back to the text.
+ * characters), in order, to map an offset of the HTML back to the text;
+ * `skipped`: markdown-it's reading wrote out a `<` CommonMark's keeps.
  */
-export function withBlocks(text: string): { html: string; inserted: number[] } {
-  const view = markdownAsHtml(text);
+export function withBlocks(
+  text: string,
+  inlineReading: MarkdownReading = "markdown-it",
+): { html: string; inserted: number[]; skipped: boolean } {
+  const { view, skipped } = readMarkdown(text, inlineReading);
   const reading = freshReading();
   const out: string[] = [];
   const inserted: number[] = [];
@@ -576,7 +629,7 @@ export function withBlocks(text: string): { html: string; inserted: number[] } {
   if (fence) end += "</code></pre>";
   for (let i = open.length - 1; i >= 0; i--) end += closeTags(open[i] as Container);
   put(view.length, end);
-  return { html: out.join(""), inserted };
+  return { html: out.join(""), inserted, skipped };
 }
 
 /** Maps offsets of {@link withBlocks}' HTML back to the text; undefined for one inside a put tag. */

@@ -479,8 +479,8 @@ export async function loadContextForPathsSince(
         // Yours is escaped against your layers' names, each rewrite said (rev74e F1, fx77c).
         content:
           rule.rule.layer === "user"
-            ? ownTextEscaped(rule.rule.content, ownWrappers, (line, tag) =>
-                diagnostics.push(ownTagEscapedWarning(oneLine(rule.rule.path), line, tag)),
+            ? ownTextEscaped(rule.rule.content, ownWrappers, (line, tag, rewrite) =>
+                diagnostics.push(ownTagEscapedWarning(oneLine(rule.rule.path), line, tag, rewrite)),
               )
             : loaded(rule.rule.content, rule.rule.path),
         kind: "rule",

@@ -54,7 +54,8 @@ export function finishRules(
           r.layer === "user"
             ? {
                 unread: () => spent.push(unreadWarning(r.path)),
-                onOwnTagEscaped: (line, tag) => spent.push(ownTagEscapedWarning(r.path, line, tag)),
+                onOwnTagEscaped: (line, tag, rewrite) =>
+                  spent.push(ownTagEscapedWarning(r.path, line, tag, rewrite)),
               }
             : // Every fallback said, its HTML or every `<` written as text too (fx77c), once a file.
               markupAsTextTold("rule-markup-as-text", r.path, (d) => spent.push(d)),
