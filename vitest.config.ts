@@ -328,6 +328,10 @@ const SLOW = [
   // and the tokenizer's first load. `check` and `explain` through the CLI (explain loads the
   // tokenizer), as test/cli/check.test.ts and explain.test.ts above (2.6 s at a load of 1.5).
   "test/cli/terminal-escapes.test.ts",
+  // rev92c F6: twelve renders of a project's version of a builtin section (4 s under a load of 18).
+  "test/catalogue/hostile-builtin-section-html-tag-rev92c.test.ts",
+  // rev92c low notes: two untrusted renders of forged closers and owner marks (0.7-1.8 s under load).
+  "test/catalogue/hostile-element-name-line-break-rev92c.test.ts",
   // The package, a render and the CLI's render loaded in a graph of its own, then the tokenizer:
   // whether it is loaded is the test, so it cannot share a graph (2.6 s at a load of 1.5).
   "test/api/lazy-tokenizer.test.ts",

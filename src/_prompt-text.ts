@@ -2542,8 +2542,10 @@ function endsName(point: number): boolean {
  * ended it stands for `_` (any that is no letter, digit, white space, `<` or
  * `>`): only while what was read so far and a `_` begin one of `names`, so
  * a name is read at most as far as the longest of them. `end` when it does not.
- * A line break right after a separator (`</repository_`, a line break,
- * `instructions>`: a hard-wrapped line) joins as the separator does, and
+ * A line break anywhere inside the name (`</repository_`, a line break,
+ * `instructions>`: a hard-wrapped line; `</repository_instruc`, a line break,
+ * `tions>`) joins as a separator does, while what was read so far begins a
+ * name (review rev92c: before, only one right after a separator), and
  * empty markup ({@link emptyMarkupAt}: `<!-- -->`, `<b></b>`, `<wbr>`) is
  * read as nothing, inside a word too while what was read so far begins a
  * name (`</repo<b></b>sitory_instructions>`): a rendered view draws the name
@@ -2561,8 +2563,10 @@ function joinedEnd(text: string, start: number, end: number, names: ReadonlySet<
     const point = text.codePointAt(at) ?? 0;
     const blank = isJoiningBlank(point);
     const markup = point === 0x3c ? emptyMarkupAt(text, at) : 0;
-    // A line break right after a separator (`at` is past the name's first character).
-    const wrapped = (point === 0x0a || point === 0x0d) && SEPARATORS.test(text.charAt(at - 1));
+    // A line break anywhere in the name (`at` is past its first character): a hard-wrapped line
+    // after a separator (`</repository_`, a line break, `instructions>`), or inside a word
+    // (`</repository_instruc`, a line break, `tions>`: review rev92c, where only the first was read).
+    const wrapped = point === 0x0a || point === 0x0d;
     if (
       !blank &&
       markup === 0 &&
@@ -2576,7 +2580,7 @@ function joinedEnd(text: string, start: number, end: number, names: ReadonlySet<
     const key = read.key(false);
     if (
       !heads.has(key) &&
-      !(markup > 0 && keyPrefixes(names).has(key)) &&
+      !((markup > 0 || wrapped) && keyPrefixes(names).has(key)) &&
       !(barred && keyPrefixes(names).has(read.key(true)))
     )
       break;
@@ -3422,13 +3426,14 @@ const MAY_HOLD_MARK = /[^ -~\t\n\r]|[&%\\]/;
 
 /**
  * `owner` as an ASCII text without references reads it ({@link ownerMarks}:
- * `0` for `o` and `3` for `e` ({@link DRAWN_AS}), any case, controls read past): a text that has neither this nor
+ * `0` for `o` and `3` for `e` ({@link DRAWN_AS}), `vv` for `w`, any case, controls and
+ * separators read past): a text that has neither this nor
  * a {@link MAY_HOLD_MARK} has no mark, found by one native scan (a file of a
  * megabyte is held for the mark as it is printed and counted in totals).
  */
 const ASCII_OWNER =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the controls a reader reads past
-  /[o0][\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*w[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*n[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*[e3][\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*r/i;
+  /[o0][\x00-\x08\x0b\x0c\x0e-\x1f\x7f\-_.:]*(?:w|v[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\-_.:]*v)[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\-_.:]*n[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\-_.:]*[e3][\x00-\x08\x0b\x0c\x0e-\x1f\x7f\-_.:]*r/i;
 
 /**
  * The bytes {@link withoutOwnerMark} adds to `text`, by where each reference
@@ -3525,6 +3530,8 @@ class MarkTail {
   space = false;
   /** Whether the reading ends with `owner` and a suffix of name characters after a `:` or `.`. */
   private suffix = false;
+  /** Whether the reading ends with `o` and the first `v` of a `vv` drawn as `w` ({@link DRAWN_PAIRS}). */
+  private halfW = false;
 
   /**
    * Whether the reading ends with `owner`, or `owner` and a space, or `owner`
@@ -3542,7 +3549,16 @@ class MarkTail {
       if (c === " " && this.matched === 5 && !this.space) this.space = true;
       else if (this.matched === 5 && !this.space && (c === ":" || c === ".")) this.suffix = true;
       else if (this.suffix && this.matched === 5 && !this.space && SUFFIX_CHAR.test(c)) continue;
-      else {
+      // Inside `owner`, a separator is read past and `vv` as `w`, as a tag's name is read
+      // ({@link nameKey}): before review rev92c, `ow-ner="user"`, `ow_ner="user"` and
+      // `ovvner="user"` were printed raw.
+      else if (this.matched > 0 && this.matched < 5 && MARK_SEPARATORS.includes(c)) continue;
+      else if (this.matched === 1 && c === "v" && !this.halfW) this.halfW = true;
+      else if (this.halfW && c === "v") {
+        this.halfW = false;
+        this.matched = 2;
+      } else {
+        if (this.halfW) [this.halfW, this.matched] = [false, 0];
         this.suffix = false;
         // `owner` has no prefix that is also its suffix: a miss starts again at an `o`.
         this.matched =
@@ -3552,6 +3568,9 @@ class MarkTail {
     }
   }
 }
+
+/** The separators a tag's name reads past ({@link SEPARATORS}), read past inside `owner` too ({@link MarkTail}). */
+const MARK_SEPARATORS = "-_.:";
 
 /** A character of a name's suffix after `owner:` or `owner.` ({@link MarkTail}). */
 const SUFFIX_CHAR = /^[a-z0-9_.:-]$/;

@@ -1,3 +1,4 @@
+import { HTML_ELEMENTS } from "../_html-elements.js";
 import {
   AGENT_VARIABLES,
   DOCUMENT_TAGS,
@@ -66,7 +67,9 @@ function projectTag(name: string, reserved: ReadonlySet<string>): string {
  * and each other project version whose tag (its `tag:` key, or its file name
  * when it sets none) is a {@link reservedElementNames} name given another:
  * the builtin version's tag, or `project_<name>` for a section only the
- * project has. A `section-tag-reserved` warning names the file. Before,
+ * project has; a version of a builtin section whose tag is an element HTML knows
+ * (`tag: del` on `project_context`: review rev92c F6) is given the builtin's tag
+ * too. A `section-tag-reserved` warning names the file. Before,
  * `.pi/sections/user_instructions.md`, or `tag: usec` on a project section,
  * printed a second `<user_instructions>` or
  * `<usec>` element of the project's words beside yours (review rev52b F14).
@@ -108,6 +111,15 @@ export function heldProjectTags(
       return { ...withLower, meta: { ...template.meta, tag: own.meta.tag } };
     }
     if (tag === false || own?.meta.tag === tag) return withLower;
+    // A version of a builtin section may take a name of its own (`environment` as `<machine>`),
+    // never one of an element a reader draws with a meaning of its own: before the builtin part
+    // of review rev92c F6, `tag: del` on `project_context.md` struck your AGENTS.md through in a
+    // view, `code`/`pre` printed it as code, with no word. Every HTML, SVG and MathML name
+    // ({@link HTML_ELEMENTS}), compared as tags are (`DEL`, `De_l`, `c0de`).
+    if (own !== undefined && nameKeys(HTML_ELEMENTS).has(nameKey(tag))) {
+      warnOnce(template, builtinTagKept(template.name, tag, own.meta.tag));
+      return { ...withLower, meta: { ...template.meta, tag: own.meta.tag } };
+    }
     // Compared as tags are (`team-policy` is your `team_policy`, review rev53c F7).
     // Nor an element acting on the whole page (`style.md` as `<style>`: rev80c F5), nor one no
     // reader shows or whose text is raw (`tag: template` around your `{{> base}}`: rev82f F2).
@@ -137,6 +149,12 @@ function yourTagKept(name: string, asked: string | false, yours: string | false)
   const wanted = asked === false ? "printed in no element (tag: false)" : `the <${asked}> element`;
   const given = yours === false ? "in no element" : `as <${yours}>`;
   return `the project's version of your section "${name}" asks to be ${wanted}; a project's version of your section keeps your tag: it is printed ${given}, as yours is`;
+}
+
+/** The `section-tag-reserved` message for a project's version of a builtin section that asked for the HTML element `asked`, given `builtin`. */
+function builtinTagKept(name: string, asked: string, builtin: string | false): string {
+  const given = builtin === false ? "in no element" : `as <${builtin}>`;
+  return `the project's version of the builtin section "${name}" asks to be the <${asked}> element, one HTML knows and a reader draws with a meaning of its own; a project's version of a builtin section may take a name of its own, not an HTML element's: it is printed ${given}, as the builtin is`;
 }
 
 /** What a trusted project's section may not write in its own text ({@link namesHeldFrom}). */

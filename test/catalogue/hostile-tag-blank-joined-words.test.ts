@@ -61,8 +61,9 @@ describe("hostile repository: element names with blanks for separators", () => {
     expect(escapeWrapperTags("<team policy>x</team policy>", names)).toBe(
       "&lt;team policy>x&lt;/team policy>",
     );
+    // A line break inside a name reads as the name going on (review rev92c: a hard wrap).
     expect(escapeWrapperTags("<team notes> <project\ncontext> <team  notes>", names)).toBe(
-      "<team notes> <project\ncontext> <team  notes>",
+      "<team notes> &lt;project\ncontext> <team  notes>",
     );
     expect(escapeWrapperTags('<project_context path="x">', names)).toBe(
       '&lt;project_context path="x">',

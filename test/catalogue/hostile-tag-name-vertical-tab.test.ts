@@ -27,9 +27,12 @@ describe("hostile repository: VT and FF inside an element's name", () => {
       expect(withoutOwnerMark(mark), JSON.stringify(mark)).toBe(mark.replace("=", "&#61;"));
   });
 
-  it("TAB, LF and CR still end a name: another word is left as written", () => {
-    for (const text of ["</ru\tles>", "</ru\nles>", "</ru\rles>", "own\ter=1", "owner\vteam"])
+  it("TAB still ends a name: another word is left as written", () => {
+    for (const text of ["</ru\tles>", "own\ter=1", "owner\vteam"])
       expect(escapeWrapperTags(withoutOwnerMark(text), NAMES), JSON.stringify(text)).toBe(text);
+    // Since review rev92c a line break inside a name reads as the name going on (a hard wrap).
+    for (const text of ["</ru\nles>", "</ru\rles>"])
+      expect(escapeWrapperTags(text, NAMES), JSON.stringify(text)).toBe(`&lt;${text.slice(1)}`);
   });
 
   it("an untrusted AGENTS.md closes nothing once an XML-safe cleaning drops VT and FF", async () => {
