@@ -1,4 +1,5 @@
 import {
+  cpSync,
   existsSync,
   readFileSync,
   renameSync,
@@ -81,6 +82,27 @@ describe("hostile repository: git never reads what is swapped in after the judgi
       expect(text).toContain("Own attributes");
     });
   }
+
+  it("a .git swapped for a git folder of the project whose config has a clean filter, before git status, runs nothing", async () => {
+    const root = tempDir();
+    const cwd = filteredProject(root);
+    const ran = join(root, "PWNED");
+    // A copy of the project's own git folder, with the filter: a real folder, not a link.
+    cpSync(join(cwd, ".git"), join(cwd, "evil"), { recursive: true });
+    const config = join(cwd, "evil", "config");
+    writeFileSync(
+      config,
+      `${readFileSync(config, "utf8")}[filter "x"]\n\tclean = "sh -c 'echo ran >> ${ran}; cat'"\n`,
+    );
+    beforeStatus = () => {
+      renameSync(join(cwd, ".git"), join(cwd, "judged"));
+      renameSync(join(cwd, "evil"), join(cwd, ".git"));
+    };
+    const { text } = await gitSection(root, cwd, false);
+    expect(beforeStatus).toBeUndefined();
+    expect(existsSync(ran)).toBe(false);
+    expect(text).toContain("Own attributes");
+  });
 
   it("a .git swapped for a link to another repository's before git status: none of its commits is printed", async () => {
     const root = tempDir();
