@@ -269,6 +269,8 @@ const SLOW = [
   "test/gather/tree-listing-cache.test.ts",
   "test/gather/environment.test.ts",
   "test/catalogue/hostile-git-transport.test.ts",
+  // fx93d (rev92a F6, F7): three real repositories rendered with --git, a swap made before status (0.6-2.3 s each).
+  "test/catalogue/hostile-git-swap-after-judging.test.ts",
   // Every fixture project rendered with and without a tree and a fitted budget (2.5-7 s): the
   // fresh-clone rehearsal of 8e3ec1d (00:13 UTC on 2026-12-05, three reviewers running) took
   // 89.5 s of vitest for the unit tiers, after today's fixes added some 40 fast files.

@@ -40,6 +40,12 @@ export type ProbeRunner = (
     env?: Readonly<Record<string, string>>;
     /** Aborted: the probe is killed at once and gives `timeout` (a render that stopped waiting). */
     signal?: AbortSignal;
+    /**
+     * Descriptors of this process the probe inherits, as its descriptors 3,
+     * 4, … in order (a folder held open, named `/proc/self/fd/3` in the
+     * probe: the very folder judged, whatever is at its path by then).
+     */
+    fds?: readonly number[];
   },
 ) => Promise<ProbeResult>;
 
@@ -96,7 +102,7 @@ async function probeEnv(exclude: readonly string[]): Promise<NodeJS.ProcessEnv> 
  * waits for anyway.
  */
 export const runProbe: ProbeRunner = async (command, args, options) => {
-  const { timeoutMs, exclude = [], signal } = options;
+  const { timeoutMs, exclude = [], signal, fds = [] } = options;
   if (!isAbsolute(command)) {
     throw new TypeError(
       `runProbe: "${command}" is not an absolute path; find it with findSystemBinary`,
@@ -109,7 +115,7 @@ export const runProbe: ProbeRunner = async (command, args, options) => {
     let child: ChildProcess;
     try {
       child = spawn(command, [...args], {
-        stdio: ["ignore", "pipe", "ignore"],
+        stdio: ["ignore", "pipe", "ignore", ...fds],
         windowsHide: true,
         detached: OWN_GROUP,
         // A neutral folder: what the probe reads relative to it is not the project's.

@@ -8,6 +8,7 @@ import { type GatherStep, lifted } from "../deadline.js";
 import {
   childPathEntries,
   findSystemBinary,
+  type ProbeResult,
   type ProbeRunner,
   projectFolders,
   projectOwns,
@@ -16,6 +17,7 @@ import {
   systemPathEntries,
 } from "../environment/index.js";
 import { GIT_COMMITS, parseRiskyConfig, parseStatus, parseSubjects } from "./_parse.js";
+import { type HeldRepository, holdRepository, type PrivateGit, privateGit } from "./_private.js";
 import { locateRepository, type Repository } from "./_repository.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -174,11 +176,12 @@ export async function gatherGit(options: GitOptions): Promise<GitResult> {
     ...(home === undefined ? {} : { home }),
   });
   let env = { ...gitEnv(options.env, path, home), ...gitCeiling(options.ceilingDir) };
-  const git = (args: readonly string[], extra: readonly string[] = []) =>
+  const git = (args: readonly string[], extra: readonly string[] = [], own?: PrivateGit) =>
     run(binary, [...HARDENED, ...extra, "-C", options.cwd, ...args], {
       timeoutMs: options.timeoutMs ?? GIT_TIMEOUT_MS,
       exclude,
-      env,
+      env: own ? { ...env, ...own.env } : env,
+      ...(own && own.fds.length > 0 ? { fds: own.fds } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
 
@@ -193,6 +196,30 @@ export async function gatherGit(options: GitOptions): Promise<GitResult> {
   if (located.kind === "none") return noRepository(options);
   const { top, gitDir, commonDir } = located.repository;
   env = await withoutProjectGlobals(env, [...options.exclude, top, gitDir, commonDir]);
+  // Held from here on: what git reads after the judging is the folder judged (rev92a F6).
+  const held = holdRepository(located.repository);
+  if ("diagnostic" in held) return { git: null, diagnostics: [held.diagnostic] };
+  try {
+    return await judgedGit(git, held, options, top);
+  } finally {
+    held.close();
+  }
+}
+
+/** The rest of {@link gatherGit}, once the repository is found and held. */
+async function judgedGit(
+  git: (
+    args: readonly string[],
+    extra?: readonly string[],
+    own?: PrivateGit,
+  ) => Promise<ProbeResult>,
+  held: HeldRepository,
+  options: GitOptions,
+  top: string,
+): Promise<GitResult> {
+  const branch = held.branchRef?.startsWith("refs/heads/")
+    ? `|^branch\\.${held.branchRef.slice("refs/heads/".length).replace(/[.^$|()[\]{}*+?\\]/g, "\\$&")}\\.`
+    : "";
   const [where, filters] = await Promise.all([
     git([
       "rev-parse",
@@ -201,11 +228,16 @@ export async function gatherGit(options: GitOptions): Promise<GitResult> {
       "--absolute-git-dir",
       "--git-common-dir",
     ]),
-    git(["config", "-z", "--get-regexp", "^(filter|protocol|extensions|remote)\\."]),
+    git([
+      "config",
+      "-z",
+      "--get-regexp",
+      `^(filter|protocol|extensions|remote|core|status|diff)\\.${branch}`,
+    ]),
   ]);
   if (where.status === "timeout" || filters.status === "timeout") return late(options);
   if (where.status !== "ok" || !where.stdout.startsWith("true\n")) return noRepository(options);
-  const other = await otherRepository(where.stdout, options.cwd, located.repository);
+  const other = await otherRepository(where.stdout, options.cwd, held.repository);
   if (other !== undefined) return { git: null, diagnostics: [other] };
   if (filters.status === "ok" && filters.truncated === true) {
     // A filter driver in the part cut off would not be switched off, and status runs it.
@@ -243,6 +275,26 @@ export async function gatherGit(options: GitOptions): Promise<GitResult> {
         .concat(["-c", `filter.${d}.required=false`]),
     )
     .concat(risky.protocols.flatMap((p) => ["-c", `protocol.${p}.allow=never`]));
+  // git status and log read no config, HEAD or refs of the repository's: only those read once above.
+  const own = privateGit(held, filters.status === "ok" ? filters.stdout : "", top);
+  if ("diagnostic" in own) return { git: null, diagnostics: [own.diagnostic] };
+  try {
+    return await statusAndLog(git, own, overrides, options);
+  } finally {
+    own.close();
+  }
+}
+
+async function statusAndLog(
+  git: (
+    args: readonly string[],
+    extra?: readonly string[],
+    own?: PrivateGit,
+  ) => Promise<ProbeResult>,
+  own: PrivateGit,
+  overrides: readonly string[],
+  options: GitOptions,
+): Promise<GitResult> {
   const status = await git(
     [
       "status",
@@ -253,6 +305,7 @@ export async function gatherGit(options: GitOptions): Promise<GitResult> {
       "--ignore-submodules=all",
     ],
     overrides,
+    own,
   );
   if (status.status !== "ok")
     return status.status === "timeout" ? late(options) : failed("git status");
@@ -262,6 +315,7 @@ export async function gatherGit(options: GitOptions): Promise<GitResult> {
     const log = await git(
       ["log", "-z", `-n${GIT_COMMITS}`, "--format=%s", "--no-show-signature", "HEAD"],
       overrides,
+      own,
     );
     if (log.status === "timeout") return late(options);
     if (log.status !== "ok") return failed("git log");
