@@ -98,6 +98,8 @@ const SLOW = [
   "test/catalogue/hostile-output-too-long.test.ts",
   // rev56d F2: a watch --export left to run 1.5 s twice, around an edit (4-6 s).
   "test/catalogue/hostile-watch-export-reads-itself.test.ts",
+  // rev92d F1: a watch --tree --export left to run 1.5 s twice, around an edit (4-6 s).
+  "test/catalogue/hostile-watch-export-tree.test.ts",
   // rev57b F3/F5: five renders of a trusted project over your sections (1.8 s).
   "test/catalogue/hostile-tag-attributes.test.ts",
   // rev53d F1: a dozen CLI runs, renders of an untrusted project among them.
