@@ -10,6 +10,8 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // rev92d F2/F5: twenty CLI renders and exports, the first loads the CLI (4 s idle).
+  "test/catalogue/hostile-output-own-inputs-global.test.ts",
   // rev92d F3: a session's render and contextFor, then three hooks' replies (1.6 s idle).
   "test/catalogue/hostile-touch-owner-mark.test.ts",
   // rev92d F4: thirteen CLI renders, the first loads the CLI (3.2 s idle).

@@ -265,6 +265,50 @@ export const INSTRUCTION_FILES: readonly string[] = [
 ];
 
 /**
+ * Each agent's own instructions files in your home folder, which it loads by
+ * itself in every project as your words (its global memory): Claude Code's
+ * user memory, Codex's global `AGENTS.md` (and its override), Gemini CLI's
+ * global `GEMINI.md`, opencode's global rules, pi's agent dir's context and
+ * prompt files. The presets' `loadsItself` names the project's files; these
+ * are the home folder's beside them (each preset's comment names them).
+ * `render -o` and `export --out` refuse them: the project's prompt, a
+ * repository's text in it, would be read as yours in every project (review
+ * rev92d F5). By their default places only: `CODEX_HOME`,
+ * `CLAUDE_CONFIG_DIR` or `XDG_CONFIG_HOME` elsewhere are not followed.
+ */
+export const GLOBAL_INSTRUCTION_FILES: Readonly<Record<ToolAgent | "pi", readonly string[]>> = {
+  "claude-code": [".claude/CLAUDE.md"],
+  codex: [".codex/AGENTS.md", ".codex/AGENTS.override.md"],
+  "gemini-cli": [".gemini/GEMINI.md"],
+  opencode: [".config/opencode/AGENTS.md"],
+  pi: [
+    ".pi/agent/AGENTS.md",
+    ".pi/agent/CLAUDE.md",
+    ".pi/agent/SYSTEM.md",
+    ".pi/agent/APPEND_SYSTEM.md",
+  ],
+};
+
+/**
+ * The agent whose global instructions file ({@link GLOBAL_INSTRUCTION_FILES})
+ * one of `paths` is, in one of `homes` (your home folder by its names), and
+ * which one (`~/.gemini/GEMINI.md`); undefined for none.
+ */
+export function globalInstructionFileOf(
+  paths: readonly string[],
+  homes: readonly string[],
+): { agent: string; file: string } | undefined {
+  const keys = new Set(paths.map((p) => fold(p.split(sep).join("/"))));
+  for (const home of homes) {
+    for (const [agent, files] of Object.entries(GLOBAL_INSTRUCTION_FILES)) {
+      const file = files.find((f) => keys.has(fold(join(home, f).split(sep).join("/"))));
+      if (file !== undefined) return { agent, file: `~/${file}` };
+    }
+  }
+  return undefined;
+}
+
+/**
  * The agent whose settings file `path` is (one of {@link SETTINGS_FILES}, by
  * the path it ends with), and which one; undefined for any other path.
  */

@@ -243,6 +243,24 @@ async function renderOnce(options: SystemPromptOptions, givenBy: GivenBy, output
   };
 }
 
+/**
+ * Whether the render `prepared` (of `options`) reads the file at `path` for
+ * the prompt's text, by watch's own test ({@link reads}) on the files and
+ * folders watch would watch for it, less those that give the prompt no text
+ * (the workspace tree's listing, the slash-command templates): `render -o`
+ * and `export --out` refuse such a target without `--force` (review rev92d
+ * F2: `-o ~/.pi/agent/APPEND_SYSTEM.md` put the repository's text in your
+ * own file, read as yours by every later render).
+ */
+export async function renderReads(
+  options: SystemPromptOptions,
+  prepared: PreparedPrompt,
+  path: string,
+): Promise<boolean> {
+  const { targets } = await watchTargets(options, prepared, { textOnly: true });
+  return reads(targets, path);
+}
+
 /** Whether the files `targets` watch include `path` (by real path: a watched folder may be spelled another way). */
 function reads(targets: readonly WatchTarget[], path: string): boolean {
   const real = realOr(path);
