@@ -10,6 +10,12 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // rev92d F2/F5: twenty CLI renders and exports, the first loads the CLI (4 s idle).
+  "test/catalogue/hostile-output-own-inputs-global.test.ts",
+  // rev92d F3: a session's render and contextFor, then three hooks' replies (1.6 s idle).
+  "test/catalogue/hostile-touch-owner-mark.test.ts",
+  // rev92d F4: thirteen CLI renders, the first loads the CLI (3.2 s idle).
+  "test/catalogue/hostile-output-agent-command-folders.test.ts",
   // rev89h F2: two CLI renders, the first loads the CLI (1.3 s idle).
   "test/catalogue/hostile-output-settings-language.test.ts",
   // rev82d F1: two CLI exports, the first loads the CLI (4-5 s under load).
@@ -98,6 +104,8 @@ const SLOW = [
   "test/catalogue/hostile-output-too-long.test.ts",
   // rev56d F2: a watch --export left to run 1.5 s twice, around an edit (4-6 s).
   "test/catalogue/hostile-watch-export-reads-itself.test.ts",
+  // rev92d F1: a watch --tree --export left to run 1.5 s twice, around an edit (4-6 s).
+  "test/catalogue/hostile-watch-export-tree.test.ts",
   // rev57b F3/F5: five renders of a trusted project over your sections (1.8 s).
   "test/catalogue/hostile-tag-attributes.test.ts",
   // rev53d F1: a dozen CLI runs, renders of an untrusted project among them.

@@ -275,9 +275,35 @@ export async function writeFileNoFollow(
  * F1), with a digest of `base` in its place.
  */
 export function tempName(base: string): string {
-  const tail = `.${process.pid}.${randomHex(6)}.tmp`;
+  return `${tempPrefix(base)}${randomHex(TEMP_RANDOM_BYTES)}${TEMP_END}`;
+}
+
+/** The random part of a {@link tempName}, in bytes (twice as many hex digits). */
+const TEMP_RANDOM_BYTES = 6;
+const TEMP_END = ".tmp";
+
+/** What every {@link tempName} of this process beside a file named `base` starts with. */
+function tempPrefix(base: string): string {
+  const tail = `.${process.pid}.`;
   const name = `.${base}${tail}`;
-  return Buffer.byteLength(name) <= NAME_MAX ? name : `.${sha256Hex(base).slice(0, 16)}${tail}`;
+  const whole = Buffer.byteLength(name) + 2 * TEMP_RANDOM_BYTES + TEMP_END.length;
+  return whole <= NAME_MAX ? name : `.${sha256Hex(base).slice(0, 16)}${tail}`;
+}
+
+/**
+ * Whether `name` is one of this process's {@link tempName}s beside a file
+ * named `base`: a watcher of that folder hears the write's temporary file
+ * (made, written, renamed onto the file), which is no change of anyone's
+ * (review rev92d F1: `watch --export --tree` re-rendered on it for ever).
+ */
+export function isTempNameOf(name: string, base: string): boolean {
+  const prefix = tempPrefix(base);
+  return (
+    name.length === prefix.length + 2 * TEMP_RANDOM_BYTES + TEMP_END.length &&
+    name.startsWith(prefix) &&
+    name.endsWith(TEMP_END) &&
+    /^[0-9a-f]+$/.test(name.slice(prefix.length, -TEMP_END.length))
+  );
 }
 
 /**

@@ -359,6 +359,8 @@ export interface WatchHooks {
    * target), and whether the file at a changed path is, as it is now, what
    * the caller last wrote there. Such a change is never a trigger: a render
    * that reads its own export re-rendered on each export (review rev56d F2).
+   * Nor is the temporary file this process's safe write makes beside `path`
+   * (`isTempNameOf`), heard in a folder watched whole (review rev92d F1).
    * A render that reads `path` says so in a `watch-output-read` warning.
    */
   output?: { path: string; wroteAsIs: (path: string) => boolean };

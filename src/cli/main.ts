@@ -120,6 +120,10 @@ export function createProgram(
           "-o, --output <file>",
           "write the prompt to this file instead of stdout, only when its bytes change (- is stdout); a name ending .md, .markdown, .mdc, .txt or .prompt, or an agent's rule file (.cursorrules …; .json for JSON)",
         )
+        .option(
+          "--force",
+          "with -o: write onto a file this render reads (your agent dir's AGENTS.md, APPEND_SYSTEM.md, SYSTEM.md), or a trusted project's prompt onto an agent's global instructions file (~/.gemini/GEMINI.md)",
+        )
         .addHelpText(
           "after",
           example(
@@ -206,6 +210,10 @@ export function createProgram(
         .option(
           "--out <path>",
           "write here (a name ending .md or .txt) instead of the project's file in $XDG_CACHE_HOME/sysprompt/export/<agent>/ (default ~/.cache/sysprompt/export/<agent>/)",
+        )
+        .option(
+          "--force",
+          "with --out: write onto a file this render reads (your agent dir's AGENTS.md, APPEND_SYSTEM.md, SYSTEM.md), or a trusted project's prompt onto an agent's global instructions file (~/.gemini/GEMINI.md)",
         )
         .option(
           "--hooks",

@@ -122,6 +122,17 @@ export const CONFIG_FOLDERS: Readonly<Record<string, readonly string[]>> = {
   Zed: [".zed"],
   "VS Code": [".vscode"],
   JetBrains: [".idea"],
+  // Review rev92d F4: each reads a project's folder of its own (sources: the agents' docs).
+  // Qwen Code: `.qwen/commands/*.md`, custom commands whose `!{…}` runs shell (its docs' "Custom Commands").
+  Qwen: [".qwen"],
+  // Factory: `.factory/droids/*.md` (custom droids: the `---` block names tools and model), `.factory/commands` (executables run).
+  Factory: [".factory"],
+  // Augment (Auggie): `.augment/commands/*.md`, custom slash commands (frontmatter: description, model).
+  Augment: [".augment"],
+  // Crush: `<project>/.crush/commands/*.md`, custom commands (saved prompts), its COMMANDS.md.
+  Crush: [".crush"],
+  // Kilo Code: `.kilocode/workflows/*.md` (workflows), `.kilocode/rules/`, `.kilocode/mcp.json`.
+  "Kilo Code": [".kilocode"],
 };
 
 /** A place sysprompt reads rules from inside a {@link CONFIG_FOLDERS} folder, as its rule formats say. */
@@ -178,7 +189,8 @@ export const PROMPT_FOLDERS: Readonly<Record<ToolAgent | "pi", readonly string[]
  * The folders in the other agents' folders ({@link CONFIG_FOLDERS}) whose
  * files are text for the model, as {@link PROMPT_FOLDERS} are in the agents':
  * Copilot's custom agents, prompt files and chat modes, Cursor's and Roo's
- * commands, Windsurf's and Cline's workflows, Amazon Q's rules. `export --out`
+ * commands, Windsurf's and Cline's workflows, Amazon Q's rules, Factory's droids, Augment's
+ * and Crush's commands, Kilo Code's workflows. `export --out`
  * writes a prompt there, anywhere below (rev57a F4: `.github/agents/x.agent.md`
  * was refused as GitHub's configuration), but not one that opens with a `---`
  * block: Copilot reads it as the agent's tools, model and mode (rev88d F1).
@@ -190,6 +202,12 @@ export const CONFIG_PROMPT_FOLDERS: Readonly<Partial<Record<string, readonly str
   Cline: [".clinerules/workflows"],
   Roo: [".roo/commands"],
   "Amazon Q": [".amazonq/rules"],
+  // Review rev92d F4: text for the model, a leading `---` block held back (Qwen's commands are
+  // none: their `!{…}` runs shell).
+  Factory: [".factory/droids"],
+  Augment: [".augment/commands"],
+  Crush: [".crush/commands"],
+  "Kilo Code": [".kilocode/workflows"],
 };
 
 /**
@@ -245,6 +263,50 @@ export const INSTRUCTION_FILES: readonly string[] = [
   "instructions.md",
   "prompt.md",
 ];
+
+/**
+ * Each agent's own instructions files in your home folder, which it loads by
+ * itself in every project as your words (its global memory): Claude Code's
+ * user memory, Codex's global `AGENTS.md` (and its override), Gemini CLI's
+ * global `GEMINI.md`, opencode's global rules, pi's agent dir's context and
+ * prompt files. The presets' `loadsItself` names the project's files; these
+ * are the home folder's beside them (each preset's comment names them).
+ * `render -o` and `export --out` refuse them: the project's prompt, a
+ * repository's text in it, would be read as yours in every project (review
+ * rev92d F5). By their default places only: `CODEX_HOME`,
+ * `CLAUDE_CONFIG_DIR` or `XDG_CONFIG_HOME` elsewhere are not followed.
+ */
+export const GLOBAL_INSTRUCTION_FILES: Readonly<Record<ToolAgent | "pi", readonly string[]>> = {
+  "claude-code": [".claude/CLAUDE.md"],
+  codex: [".codex/AGENTS.md", ".codex/AGENTS.override.md"],
+  "gemini-cli": [".gemini/GEMINI.md"],
+  opencode: [".config/opencode/AGENTS.md"],
+  pi: [
+    ".pi/agent/AGENTS.md",
+    ".pi/agent/CLAUDE.md",
+    ".pi/agent/SYSTEM.md",
+    ".pi/agent/APPEND_SYSTEM.md",
+  ],
+};
+
+/**
+ * The agent whose global instructions file ({@link GLOBAL_INSTRUCTION_FILES})
+ * one of `paths` is, in one of `homes` (your home folder by its names), and
+ * which one (`~/.gemini/GEMINI.md`); undefined for none.
+ */
+export function globalInstructionFileOf(
+  paths: readonly string[],
+  homes: readonly string[],
+): { agent: string; file: string } | undefined {
+  const keys = new Set(paths.map((p) => fold(p.split(sep).join("/"))));
+  for (const home of homes) {
+    for (const [agent, files] of Object.entries(GLOBAL_INSTRUCTION_FILES)) {
+      const file = files.find((f) => keys.has(fold(join(home, f).split(sep).join("/"))));
+      if (file !== undefined) return { agent, file: `~/${file}` };
+    }
+  }
+  return undefined;
+}
 
 /**
  * The agent whose settings file `path` is (one of {@link SETTINGS_FILES}, by

@@ -7,7 +7,13 @@ import {
   withLine,
 } from "../_fence.js";
 import { notHomeLike, toPosix } from "../_paths.js";
-import { ELEMENT_END, repositoryNames, TOUCH_ELEMENT, xmlNameText } from "../_prompt-text.js";
+import {
+  ELEMENT_END,
+  OWNER_MARK,
+  repositoryNames,
+  TOUCH_ELEMENT,
+  xmlNameText,
+} from "../_prompt-text.js";
 import { wellFormed } from "../_text.js";
 import type { TouchedFile } from "../gather/context/on-touch.js";
 import { withCheckBudget } from "../sections/html-reading.js";
@@ -16,7 +22,7 @@ import type { Diagnostic } from "../types.js";
 /**
  * The text a host adds to a tool result (pi's extension, `sysprompt hook`,
  * the opencode plugin): one `<instructions path="…">` element per file
- * (`rule="…"` for a rule), its path relative to cwd when inside it. The path
+ * (`rule="…"` for a rule, `owner="user"` for yours), its path relative to cwd when inside it. The path
  * is escaped for an attribute; the text was escaped when it was loaded, so
  * it cannot close the element.
  */
@@ -95,6 +101,9 @@ export function touchedElement(
   const rule =
     f.kind === "rule" && f.name !== undefined ? ` rule="${xmlNameText(f.name, names)}"` : "";
   const path = xmlNameText(shownPath(f.path, cwd), names);
+  // Your file carries the mark the prompt gives your rule (`owner="user"`), which a repository's
+  // names never spell live (escaped above): the text says whose it is (rev92d F3).
+  const owner = f.owner === "user" ? ` ${OWNER_MARK}` : "";
   // The text was escaped when it was loaded; a fence or comment it leaves open is closed inside the element,
   // and a blank line before the closing tag ends a list item or block quote it leaves open
   // (`src/_prompt-text.ts`, ELEMENT_END).
@@ -109,7 +118,7 @@ export function touchedElement(
       : closedAsShown(f.content, shown);
   // A text the tag line above would change starts after a blank line, read as it was closed (rev65b F4).
   const apart = readsWithLineAbove(text) ? `\n${text}` : text;
-  return `<${TOUCH_ELEMENT} path="${path}"${rule}>\n${apart}${ELEMENT_END}</${TOUCH_ELEMENT}>`;
+  return `<${TOUCH_ELEMENT} path="${path}"${rule}${owner}>\n${apart}${ELEMENT_END}</${TOUCH_ELEMENT}>`;
 }
 
 /**

@@ -97,13 +97,24 @@ describe("hostile-export-out-agent-config: export --out onto an agent's own sett
 
   it.each([
     "../dotfiles/gemini/system.md",
-    "~/.codex/AGENTS.md",
+    "~/.codex/instructions.md",
     ".claude/CLAUDE.md",
     ".pi/SYSTEM.md",
-    "../agent/APPEND_SYSTEM.md",
   ])("held: the instructions file %s at the top of an agent's folder is written", async (out) => {
     const root = setup();
     const result = await exportTo(root, "codex", out);
+    expect([result.code, result.stderr]).toEqual([0, expect.stringContaining("wrote")]);
+  });
+
+  it("held: pi's agent dir's APPEND_SYSTEM.md is no configuration; the render reads it, so --force writes it (rev92d F2)", async () => {
+    const root = setup();
+    const argv = ["export", "--agent", "codex", "--out", "../agent/APPEND_SYSTEM.md"];
+    const refused = await cli(root, join(root, "p"), argv);
+    expect([refused.code, refused.stderr]).toEqual([
+      2,
+      expect.stringContaining("this render reads that file"),
+    ]);
+    const result = await cli(root, join(root, "p"), [...argv, "--force"]);
     expect([result.code, result.stderr]).toEqual([0, expect.stringContaining("wrote")]);
   });
 

@@ -56,7 +56,14 @@ describe("hostile-output-agent-dir-home: an agent dir that is your home folder e
     mkdirSync(join(root, "p/.git"), { recursive: true });
     const agent = join(root, "home/.myagent");
     mkdirSync(agent, { recursive: true });
-    const out = await render(root, ["--agent-dir", agent, "-o", join(agent, "AGENTS.md")]);
+    // The render reads it: written with --force (rev92d F2).
+    const out = await render(root, [
+      "--agent-dir",
+      agent,
+      "-o",
+      join(agent, "AGENTS.md"),
+      "--force",
+    ]);
     expect(out.code).toBe(0);
     expect(existsSync(join(agent, "AGENTS.md"))).toBe(true);
   });

@@ -45,9 +45,12 @@ function context(reply: string): string {
   return text as string;
 }
 
-/** The lines holding the mark raw, but your own rule's. */
+/** Your rule's element's start tag, which carries the mark the prompt gives it (rev92d F3). */
+const YOURS = /^<instructions path="[^"]*mine\.md" rule="mine" owner="user">$/;
+
+/** The lines holding the mark raw, but your own rule's (its text and its start tag). */
 const rawMarks = (text: string) =>
-  text.split("\n").filter((l) => l.includes(MARK) && !l.includes("MINE:"));
+  text.split("\n").filter((l) => l.includes(MARK) && !l.includes("MINE:") && !YOURS.test(l));
 
 describe("hostile repository: the owner mark in files given on touch with no render before", () => {
   it("hook gemini-cli: the nested AGENTS.md and the glob rule hold it; your rule keeps it", async () => {

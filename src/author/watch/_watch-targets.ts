@@ -54,6 +54,8 @@ export interface WatchTarget {
 export async function watchTargets(
   options: SystemPromptOptions,
   prepared: PreparedPrompt,
+  /** `textOnly`: not the folders whose files only their names or none of their text give the prompt (the workspace tree's, the slash-command templates'). */
+  only: { textOnly?: boolean } = {},
 ): Promise<{ targets: WatchTarget[]; diagnostics: Diagnostic[] }> {
   const opts = await normalizeOptions(options);
   const wanted: WatchTarget[] = [];
@@ -106,8 +108,10 @@ export async function watchTargets(
   }
   // The workspace tree lists the whole working folder; watching all of it
   // (node_modules, .git) would cost a watch per folder, so its top level only.
-  if (ranStep(prepared, "tree")) wanted.push(folder(opts.cwd));
-  for (const root of planTemplateRoots(common).roots) wanted.push(folder(root.path));
+  if (!only.textOnly) {
+    if (ranStep(prepared, "tree")) wanted.push(folder(opts.cwd));
+    for (const root of planTemplateRoots(common).roots) wanted.push(folder(root.path));
+  }
   // The door's reach of the project, as its listings of layer and template folders ask it.
   const reach = await projectReach({
     start: opts.cwd,

@@ -3,6 +3,7 @@ import { basename, dirname, join } from "node:path";
 import { pushAll } from "../../_arrays.js";
 import { isEditorTemp } from "../../_editor-temp.js";
 import { realpathSyncLinear } from "../../_realpath.js";
+import { isTempNameOf } from "../../_safe-write.js";
 import { diffSections } from "../../diff.js";
 import { runStep } from "../../gather/deadline.js";
 import type { SystemPromptOptions } from "../../options.js";
@@ -43,6 +44,7 @@ export async function watchPrompt(
 ): Promise<void> {
   const { signal, onRender, output } = hooks;
   const debounceMs = hooks.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+  const outputBase = output === undefined ? "" : basename(output.path);
   let previous = await renderOnce(options, givenBy, output?.path);
   if (signal.aborted) return;
 
@@ -131,6 +133,9 @@ export async function watchPrompt(
     // Names are entries of the folder (no watch is recursive). In a folder watched whole, an
     // editor's temporary files are not changes (its save changes the file itself).
     if (name !== null && (target.names ? !target.names.has(name) : isEditorTemp(name))) return;
+    // Nor is the caller's own write's temporary file beside its output (watch --export in a
+    // folder watched whole, `--tree`: each export re-rendered, rev92d F1).
+    if (name !== null && output !== undefined && isTempNameOf(name, outputBase)) return;
     schedule(name === null ? target.dir : join(target.dir, name));
   }
 
@@ -236,6 +241,24 @@ async function renderOnce(options: SystemPromptOptions, givenBy: GivenBy, output
     ms: number;
     targets: WatchTarget[];
   };
+}
+
+/**
+ * Whether the render `prepared` (of `options`) reads the file at `path` for
+ * the prompt's text, by watch's own test ({@link reads}) on the files and
+ * folders watch would watch for it, less those that give the prompt no text
+ * (the workspace tree's listing, the slash-command templates): `render -o`
+ * and `export --out` refuse such a target without `--force` (review rev92d
+ * F2: `-o ~/.pi/agent/APPEND_SYSTEM.md` put the repository's text in your
+ * own file, read as yours by every later render).
+ */
+export async function renderReads(
+  options: SystemPromptOptions,
+  prepared: PreparedPrompt,
+  path: string,
+): Promise<boolean> {
+  const { targets } = await watchTargets(options, prepared, { textOnly: true });
+  return reads(targets, path);
 }
 
 /** Whether the files `targets` watch include `path` (by real path: a watched folder may be spelled another way). */

@@ -29,6 +29,7 @@ import {
   agentFileOf,
   CONFIG_FOLDERS,
   CONFIG_PROMPT_FOLDERS,
+  globalInstructionFileOf,
   INSTRUCTION_FILES,
   PROMPT_FOLDERS,
   type PromptFolder,
@@ -38,6 +39,8 @@ import {
   topOnlyHolders,
 } from "../../hook/snippet.js";
 import { resolveAgentDir } from "../../locate/layers.js";
+import type { SystemPromptOptions } from "../../options.js";
+import type { PreparedPrompt } from "../../render-system-prompt.js";
 import { findProjectRoot, stopOf } from "../../repo-files/index.js";
 import { type CliIo, FailedError, RefusedError, UsageError } from "../io.js";
 import { otherHomes, PASSWD } from "./_user-homes.js";
@@ -452,7 +455,12 @@ export function systemFileOf(path: string, folders: readonly SystemFolder[]): st
  */
 export async function namedOutput(
   path: string,
-  flags: { cwd?: string | undefined; agentDir?: string | undefined },
+  flags: {
+    cwd?: string | undefined;
+    agentDir?: string | undefined;
+    force?: unknown;
+    untrusted?: unknown;
+  },
   io: CliIo,
   home: string,
   flag: string,
@@ -492,6 +500,7 @@ export async function namedOutput(
       cwd: io.cwd,
     }),
   });
+  await refuseGlobalInstructions(path, out.path, home, flags, flag, io);
   const writes = proseNameProblem(path, json);
   if (writes !== undefined) {
     const who = flag === "export" ? "export" : "render";
@@ -504,6 +513,75 @@ export async function namedOutput(
     );
   }
   return promptFolder === undefined ? out : { ...out, promptFolder };
+}
+
+/**
+ * Refuses a target that is an agent's global instructions file in your home
+ * folder ({@link globalInstructionFileOf}: `~/.gemini/GEMINI.md`,
+ * `~/.codex/AGENTS.md`, `~/.claude/CLAUDE.md`, …), by its path as written and
+ * as resolved, in your home folder by either name: the agent loads it by itself in every project as
+ * yours, so the project's prompt, a repository's text in it, would be your
+ * words everywhere, whatever line starts the agent. `--force` writes it for a
+ * trusted project's prompt, with a warning; never an untrusted one's
+ * (`--untrusted`) (decided, review rev92d F5).
+ *
+ * @throws RefusedError naming `flag` and the path as the user wrote it.
+ */
+async function refuseGlobalInstructions(
+  path: string,
+  write: string,
+  home: string,
+  flags: { force?: unknown; untrusted?: unknown },
+  flag: string,
+  io: CliIo,
+): Promise<void> {
+  // As written and as resolved, in your home folder by its path and its real path: a link on
+  // the way is refused by the write itself, which never follows one.
+  const homes = [home, await realpath(home).catch(() => home)];
+  const found = globalInstructionFileOf([path, write], homes);
+  if (found === undefined) return;
+  const why = `${escapeInline(path)} is ${found.agent}'s own instructions file in your home folder (${found.file}), which it loads by itself in every project as your words: this project's prompt, the repository's text in it, would be read as yours everywhere`;
+  if (flags.untrusted === true) {
+    throw new RefusedError(
+      `${flag}: ${why}; not written, and --force does not write an untrusted project's prompt there: write it elsewhere and point the agent at it`,
+    );
+  }
+  if (flags.force !== true) {
+    throw new RefusedError(
+      `${flag}: ${why}; not written: write it elsewhere and point the agent at it, or pass --force to replace your file with it`,
+    );
+  }
+  io.stderr(`sysprompt: WARNING: ${why}; written there as --force asks\n`);
+}
+
+/**
+ * Refuses a target outside the project that the render `prepared` reads for
+ * the prompt's text (`renderReads` in src/author/watch/watch.ts, watch's own
+ * test): your `~/.pi/agent/AGENTS.md`, `APPEND_SYSTEM.md`, `SYSTEM.md`, a
+ * context file above the project, a file your options name; the next render
+ * would read the repository's text there as that file's, yours. With `force`
+ * it is written (decided, review rev92d F2).
+ *
+ * @throws RefusedError naming `flag` and the path as the user wrote it.
+ */
+export async function refuseRenderInput(
+  options: SystemPromptOptions,
+  prepared: PreparedPrompt,
+  write: string,
+  shown: string,
+  flag: string,
+  force: unknown,
+): Promise<void> {
+  // A target the write refuses anyway (a link, a folder) is said by the write, as before; one in
+  // the project is the repository's own file (`.cursorrules`, its AGENTS.md), no text of yours.
+  if (force === true || (await writeProblem(write)) !== undefined) return;
+  if (options.cwd !== undefined && isWithin(write, await findProjectRoot(options.cwd))) return;
+  // Loaded only for a named output: a render to standard output never asks.
+  const { renderReads } = await import("../../author/watch/watch.js");
+  if (!(await renderReads(options, prepared, write))) return;
+  throw new RefusedError(
+    `${flag}: ${escapeInline(shown)}: this render reads that file (a file of your agent dir, a context file, an import, a file a layer loads): the prompt written there, the repository's text in it, would be read as that file's by every later render; not written: pass --force to write it anyway`,
+  );
 }
 
 /** {@link namedOutput}'s target, and the prompt folder it is a file of ({@link promptFolderOf}). */

@@ -38,6 +38,7 @@ import {
   namedOutput,
   outputPath,
   refuseEmptyPrompt,
+  refuseRenderInput,
   refuseSettingsBlock,
   writeError,
 } from "./_output-file.js";
@@ -47,6 +48,8 @@ export interface ExportFlags extends RenderFlags {
   out?: string;
   /** `--hooks`: print the agent's hook settings instead of exporting the prompt. */
   hooks?: boolean;
+  /** `--force`: write `--out` onto a file this render reads, or a trusted project's prompt onto an agent's global instructions file. */
+  force?: boolean;
 }
 
 /** Where an export goes and what the agent needs to read it. */
@@ -326,16 +329,23 @@ export async function writeTarget(target: ExportTarget, text: string) {
  */
 export async function exportCommand(flags: ExportFlags, io: CliIo): Promise<number> {
   if (flags.hooks) return await hooksCommand(flags, io);
-  const prepared = await preparePrompt(
-    toRenderOptions(flags, io.cwd, io.env, io.home, io.machine),
-    runStep,
-    "cli",
-  );
+  const options = toRenderOptions(flags, io.cwd, io.env, io.home, io.machine);
+  const prepared = await preparePrompt(options, runStep, "cli");
   const target = await resolvedTarget(prepared, flags, io);
   if ("notExported" in target) {
     io.stderr(formatDiagnostics(prepared.diagnostics));
     io.stderr(target.notExported);
     return EXIT_PROBLEMS;
+  }
+  if (flags.out !== undefined) {
+    await refuseRenderInput(
+      options,
+      prepared,
+      target.write ?? target.path,
+      flags.out,
+      "export",
+      flags.force,
+    );
   }
   const result = renderPrepared(prepared);
   // An empty prompt is refused by the write (refuseEmptyPrompt): its cause said before the refusal.

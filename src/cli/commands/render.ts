@@ -2,8 +2,9 @@ import { homeFolder } from "../../_paths.js";
 import { writeIfChanged } from "../../_safe-write.js";
 import { escapeInline } from "../../_text.js";
 import { runStep } from "../../gather/deadline.js";
+import type { SystemPromptOptions } from "../../options.js";
 import { anthropicSystem, openAiSystemMessage } from "../../provider/system-content.js";
-import { preparePrompt, renderPrepared } from "../../render-system-prompt.js";
+import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import type { RenderResult } from "../../types.js";
 import { formatDiagnostics } from "../format.js";
 import { type CliIo, EXIT_PROBLEMS, exitCodeFor, UsageError } from "../io.js";
@@ -12,6 +13,7 @@ import {
   namedOutput,
   outputPath,
   refuseEmptyPrompt,
+  refuseRenderInput,
   refuseSettingsBlock,
   writeError,
 } from "./_output-file.js";
@@ -24,6 +26,8 @@ export interface RenderCommandFlags extends RenderFlags {
   output?: string;
   /** `text` (default), `anthropic` or `openai`: see {@link RENDER_FORMATS}. */
   format?: string;
+  /** `--force`: write `-o` onto a file this render reads (your `APPEND_SYSTEM.md`) or a trusted project's prompt onto an agent's global instructions file. */
+  force?: boolean;
 }
 
 /** What `--format` prints for the whole prompt. */
@@ -72,6 +76,7 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
   const home = io.home ?? homeFolder();
   const path = outputPath(flags.output, "--output", io, home);
   let text: string | undefined;
+  const seen: Partial<Rendered> = {};
   const code = await renderTo(
     flags,
     io,
@@ -79,6 +84,7 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
       text = (text ?? "") + chunk;
     },
     printer,
+    seen,
   );
   // Nothing to write (a section that is not in the prompt): the file is left as it is.
   if (text === undefined) return code;
@@ -87,6 +93,16 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
   const out = await namedOutput(path, flags, io, home, "--output", true, json);
   refuseSettingsBlock(text, out.promptFolder, "--output", flags.output);
   if (!json && flags.section === undefined) refuseEmptyPrompt(text, "--output", flags.output);
+  if (seen.options && seen.prepared) {
+    await refuseRenderInput(
+      seen.options,
+      seen.prepared,
+      out.path,
+      flags.output,
+      "--output",
+      flags.force,
+    );
+  }
   try {
     // Into the project, no folder on the way from its root may be a link either.
     const outcome = await writeIfChanged(
@@ -103,17 +119,23 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
   return code;
 }
 
+/** A render's options and what it prepared: what `-o` is checked against ({@link refuseRenderInput}). */
+interface Rendered {
+  options: SystemPromptOptions;
+  prepared: PreparedPrompt;
+}
+
 async function renderTo(
   flags: RenderCommandFlags,
   io: CliIo,
   stdout: (text: string) => void,
   printer?: (result: RenderResult) => string,
+  seen: Partial<Rendered> = {},
 ): Promise<number> {
-  const prepared = await preparePrompt(
-    toRenderOptions(flags, io.cwd, io.env, io.home, io.machine),
-    runStep,
-    "cli",
-  );
+  const options = toRenderOptions(flags, io.cwd, io.env, io.home, io.machine);
+  const prepared = await preparePrompt(options, runStep, "cli");
+  seen.options = options;
+  seen.prepared = prepared;
   const result = renderPrepared(prepared);
   if (flags.section === undefined) {
     if (printer) stdout(printer(result));

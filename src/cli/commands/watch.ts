@@ -1,6 +1,8 @@
 import { lstatSync } from "node:fs";
+import { basename, dirname } from "node:path";
 import { pushAll } from "../../_arrays.js";
 import { DIFF_BUDGET_TEXT, type DiffBudget, diffBudget } from "../../_diff-budget.js";
+import { realpathSyncLinear } from "../../_realpath.js";
 import { escapeInline } from "../../_text.js";
 import { linePatch } from "../../_text-diff.js";
 import type { WatchRender } from "../../author/index.js";
@@ -67,6 +69,9 @@ export async function watchCommand(flags: WatchFlags, io: CliIo): Promise<number
   // The export as it was written last (its file's identity and times), so its own change
   // event is not a trigger when the render reads it (rev56d F2).
   let written: string | undefined;
+  // Writes under way: the target's events meanwhile are the write's own (its rename lands
+  // before `written` is known; a slow disk must not make that a change: rev92d F1).
+  let writing = 0;
   const code = await untilStopped(io, async (signal) => {
     await watchPrompt(
       options,
@@ -76,7 +81,9 @@ export async function watchCommand(flags: WatchFlags, io: CliIo): Promise<number
           ? {
               output: {
                 path: target.path,
-                wroteAsIs: (p: string) => written !== undefined && fileState(p) === written,
+                wroteAsIs: (p: string) =>
+                  (writing > 0 && sameFile(p, target.write ?? target.path)) ||
+                  (written !== undefined && fileState(p) === written),
               },
             }
           : {}),
@@ -84,6 +91,7 @@ export async function watchCommand(flags: WatchFlags, io: CliIo): Promise<number
           io.stdout(formatRender(render, (p) => showPath(p, cwd), paint));
           if (!target || render.error) return;
           const text = render.result.text;
+          writing++;
           writes = writes.then(async () => {
             try {
               const outcome = await writeTarget(target, text);
@@ -97,6 +105,8 @@ export async function watchCommand(flags: WatchFlags, io: CliIo): Promise<number
             } catch (error) {
               // The file became a link or a folder mid-session: said, and watching goes on.
               io.stdout(paint.red(`not exported: ${(error as Error).message}\n`));
+            } finally {
+              writing--;
             }
           });
         },
@@ -107,6 +117,19 @@ export async function watchCommand(flags: WatchFlags, io: CliIo): Promise<number
   await writes;
   io.stdout("stopped watching\n");
   return code;
+}
+
+/** Whether `a` and `b` name the same place: the same real folder and name (the file itself may be mid-swap). */
+function sameFile(a: string, b: string): boolean {
+  if (basename(a) !== basename(b)) return false;
+  const real = (p: string) => {
+    try {
+      return realpathSyncLinear(dirname(p));
+    } catch {
+      return dirname(p);
+    }
+  };
+  return real(a) === real(b);
 }
 
 /** A file's identity and times as lstat gives them (none when it is not there): the same only while nothing rewrote it. */

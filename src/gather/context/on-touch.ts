@@ -88,6 +88,12 @@ export interface TouchedFile {
   kind: "context" | "rule";
   /** A rule's name. */
   name?: string;
+  /**
+   * `"user"`: a file of yours (your glob rule), whose element carries the
+   * owner mark the prompt gives it (`owner="user"`, review rev92d F3); a
+   * repository's has none.
+   */
+  owner?: "user";
 }
 
 export interface TouchedContext {
@@ -485,6 +491,7 @@ export async function loadContextForPathsSince(
             : loaded(rule.rule.content, rule.rule.path),
         kind: "rule",
         name: oneLine(rule.rule.name),
+        ...(rule.rule.layer === "user" ? { owner: "user" as const } : {}),
       });
     }
     if (globsTooDeep) {
