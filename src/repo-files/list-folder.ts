@@ -1,5 +1,5 @@
 import type { Dir, Dirent, Stats } from "node:fs";
-import { join } from "node:path";
+import { sep } from "node:path";
 import {
   type HeldFolder,
   openCheckedFolder,
@@ -41,7 +41,10 @@ export type Listed = Listing | { error: NodeJS.ErrnoException };
  * parent's and its name, down from the root's, judged once.
  */
 export function realBelow(rootReal: string, rel: string): string {
-  return rel === "" ? rootReal : join(rootReal, rel);
+  // Names joined as they are (a listing gives no `.`, `..` or `/` in a name): once per folder
+  // of a 100k-file tree, where `join`'s normalising costs more than the rest of the check.
+  if (rel === "") return rootReal;
+  return rootReal.endsWith(sep) ? rootReal + rel : rootReal + sep + rel;
 }
 
 /**
