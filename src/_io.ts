@@ -478,6 +478,8 @@ export function opendirSync(
 export interface HeldFolder {
   /** `/proc/self/fd/N`: the very folder opened, whatever is at its path now. */
   at: string;
+  /** Its descriptor `N`: where the kernel says it lies ({@link openedPath}). */
+  fd: number;
   close: () => void;
 }
 
@@ -514,7 +516,7 @@ export function openCheckedFolder(path: string, checked: fs.Stats): HeldFolder |
     error.path = path;
     throw error;
   }
-  return { at: `/proc/self/fd/${fd}`, close };
+  return { at: `/proc/self/fd/${fd}`, fd, close };
 }
 
 /**
@@ -547,7 +549,7 @@ export function openHeldFolder(
   };
   const at = `/proc/self/fd/${fd}`;
   try {
-    return { at, close, real: fs.readlinkSync(at, "utf8") };
+    return { at, fd, close, real: fs.readlinkSync(at, "utf8") };
   } catch {
     close();
     return undefined;

@@ -1,4 +1,3 @@
-import type { Dirent } from "node:fs";
 import { constants } from "node:fs";
 import { lstat, mkdir, open, readdir, readlink, rm, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
@@ -12,6 +11,7 @@ import { KIND_WORDS, makeFolderPath } from "../_safe-write.js";
 import {
   type Enter,
   holdsUsableGit,
+  openedElsewhere,
   type PrivateCheck,
   type Reach,
   reachRefusal,
@@ -129,6 +129,13 @@ export interface CopyHow {
   /** The time `signal` stands for, for the problem's words. */
   timeMs?: number;
   /**
+   * The copied folder's real path as the caller judged it (a scenario
+   * folder's, `refuseFolderOutside`): the folder the copy holds at its root
+   * must be that one, else nothing is copied (rev92a F3). Default: its real
+   * path asked when the copy starts.
+   */
+  real?: string;
+  /**
    * The real project's path rules, which a copy (with no `.git`, no exclude
    * file) would lose. `keep` (`explain --simulate`, with `reach`): a folder
    * that is a repository of its own there gets a `.git` in the copy (one git
@@ -220,7 +227,7 @@ export async function makeSandbox(
     how,
     // The folder the sandboxes are in, when it is inside the copied one (a project in ~):
     // never copied into itself.
-    within: await realpathOrSelf(dir),
+    within: how.real ?? (await realpathOrSelf(dir)),
     parent: await realpathOrSelf(parent),
     from: dir,
     copyRoot: sandbox.copy,
@@ -235,6 +242,9 @@ export async function makeSandbox(
         dir,
         { to: sandbox.copy, ownChecks, ignore },
         {
+          // The folder held at the root is the one judged, and each below lies at its real path
+          // and its names (walk.ts): the copy never reads through a folder swapped for a link.
+          real: copy.within,
           maxEntries: MAX_FOLDER_LISTING,
           onUnreadable: (path, _rel, error) => {
             problems.push({ path, reason: `cannot list it: ${error.message}` });
@@ -389,7 +399,7 @@ async function* copyFolder(folder: WalkedFolder<Into>, copy: Copy): AsyncGenerat
   const { path: from, state } = folder;
   const rules = state.ignore && (await folderIgnoreState(state.ignore, from));
   try {
-    yield* copyEntries(from, state.to, folder.entries, copy, state.ownChecks, rules);
+    yield* copyEntries(folder, state.to, copy, state.ownChecks, rules);
   } finally {
     if (copy.how.keepTimes) await keepTimesOf(from, state.to, copy.problems);
   }
@@ -400,9 +410,8 @@ const NOT_UTF8 =
   "its name is not valid UTF-8 (shown with U+FFFD), so it cannot be opened by that name; rename it";
 
 async function* copyEntries(
-  from: string,
+  folder: Pick<WalkedFolder<unknown>, "path" | "real" | "entries">,
   to: string,
-  entries: readonly Dirent[],
   copy: Copy,
   ownChecks: ReadonlySet<string>,
   ignore: IgnoreState | undefined,
@@ -410,6 +419,9 @@ async function* copyEntries(
   const { problems } = copy;
   const budget = copy.budget.project;
   const skip = copy.how.skipIgnored;
+  const { path: from, entries } = folder;
+  // Where a file of the folder must lie once opened by its path: the held folder's real path and its name.
+  const at = (name: string) => (folder.real === undefined ? undefined : join(folder.real, name));
   for (const { name } of entries) {
     if (NOT_COPIED.has(name)) continue;
     // One folder may hold all 10,000 entries: the time is heard between two.
@@ -460,7 +472,8 @@ async function* copyEntries(
       }
       if (left < 0) {
         copy.ignoredFiles.push(source);
-      } else if (!(await keptOut(source, copy))) await copyFile(source, join(to, name), copy, true);
+      } else if (!(await keptOut(source, copy)))
+        await copyFile(source, join(to, name), copy, at(name), true);
       continue;
     }
     if (--budget.entries < 0) {
@@ -484,12 +497,12 @@ async function* copyEntries(
       }
     } else if (s?.isFile()) {
       if (await keptOut(source, copy)) continue;
-      await copyFile(source, join(to, name), copy);
+      await copyFile(source, join(to, name), copy, at(name));
     } else if (ownChecks.has(name)) {
       // Not copied: where it is read, it gets its own refusal.
     } else if (s?.isSymbolicLink() && copy.how.skipSpecial) {
       const linked = await linkedFileInside(source, copy);
-      if (typeof linked === "string") await copyFile(linked, join(to, name), copy);
+      if (typeof linked === "string") await copyFile(linked, join(to, name), copy, linked);
       else copy.skipped.push({ path: source, reason: linked?.reason ?? specialKind(s) });
     } else if (s && copy.how.skipSpecial) {
       copy.skipped.push({ path: source, reason: specialKind(s) });
@@ -664,11 +677,19 @@ async function keepTimesOf(from: string, to: string, problems: SandboxProblem[])
   }
 }
 
-/** Copies one regular file; `ignored`: one git ignores, under its own caps (see `skipIgnored`). */
+/**
+ * Copies one regular file; `at`: where the file opened must lie (its held
+ * folder's real path and its name, or a link's judged target), else it is
+ * not copied: `O_NOFOLLOW` guards the last name only, and a folder on the way
+ * swapped for a link would take the open elsewhere (decided, review rev92a
+ * F3: your `~/.ssh/id_rsa` was copied as a fixture and written in a golden).
+ * `ignored`: one git ignores, under its own caps (see `skipIgnored`).
+ */
 async function copyFile(
   source: string,
   target: string,
   copy: Copy,
+  at: string | undefined,
   ignored = false,
 ): Promise<void> {
   const { problems } = copy;
@@ -678,6 +699,10 @@ async function copyFile(
   try {
     // No link followed and no wait on a FIFO swapped in after the lstat.
     handle = await open(source, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    if (at !== undefined && openedElsewhere(handle.fd, at)) {
+      problems.push({ path: source, reason: "gone while it was copied" });
+      return;
+    }
     const s = await handle.stat();
     if (!s.isFile()) {
       problems.push({

@@ -32,6 +32,8 @@ export {
 } from "./held-links.js";
 export { type HgCopy, type HgIgnore, hgIgnoreAround, hgIgnored } from "./hgignore.js";
 export { intoProject } from "./into-project.js";
+// Where an entry opened by its path below a checked folder must lie (rev92a F1-F4). See list-folder.ts.
+export { openedElsewhere, realBelow } from "./list-folder.js";
 export { type NestedCheck, nestedClones } from "./nested-clone.js";
 export { readFileNoFollow } from "./no-follow.js";
 export {

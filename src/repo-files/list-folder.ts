@@ -1,6 +1,15 @@
 import type { Dir, Dirent, Stats } from "node:fs";
-import { type HeldFolder, openCheckedFolder, opendirSync, readdirEntriesSync } from "../_io.js";
+import { sep } from "node:path";
+import {
+  type HeldFolder,
+  openCheckedFolder,
+  opendirSync,
+  openedPath,
+  type ReadHandle,
+  readdirEntriesSync,
+} from "../_io.js";
 import { checkpoint } from "../_pace.js";
+import { movedFrom } from "./door-checks.js";
 
 // A folder's listing, capped, for the walks over a repository (the tree, and
 // every other walk through walk.ts).
@@ -26,13 +35,70 @@ export type Listing = { entries: Dirent[]; capped: boolean };
 export type Listed = Listing | { error: NodeJS.ErrnoException };
 
 /**
+ * Where the entry `rel` ("/"-separated names, "" for the root itself) below a
+ * root held at the real path `rootReal` must lie, as the kernel names what
+ * was opened for it: a walk enters no link, so each folder's real path is its
+ * parent's and its name, down from the root's, judged once.
+ */
+export function realBelow(rootReal: string, rel: string): string {
+  // Names joined as they are (a listing gives no `.`, `..` or `/` in a name): once per folder
+  // of a 100k-file tree, where `join`'s normalising costs more than the rest of the check.
+  if (rel === "") return rootReal;
+  return rootReal.endsWith(sep) ? rootReal + rel : rootReal + sep + rel;
+}
+
+/**
+ * The one rule of every reader that opens an entry by its path below a folder
+ * it checked (the walks, the workspace tree, the scenario copy, the goldens):
+ * the opened descriptor (`fd`, or a handle of `open`) must lie at `expected` ({@link realBelow}, or
+ * the file's judged real path), else the open went through a folder on the
+ * way that was swapped for a link after its parent's listing (`O_NOFOLLOW`
+ * guards the last name only), and what was opened is refused as gone, its
+ * real path named nowhere (decided, review rev92a F1-F4). Unknown where the
+ * system does not say (no `/proc`), as the door's {@link movedFrom}.
+ */
+export function openedElsewhere(fd: ReadHandle | number, expected: string): boolean {
+  return movedFrom(expected, openedPath(fd));
+}
+
+/** The error of a folder (or file) replaced between its check and its open: as if gone. */
+export function replacedError(path: string): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error(
+    `ENOENT: the folder was replaced since it was checked, scandir '${path}'`,
+  );
+  error.code = "ENOENT";
+  error.syscall = "scandir";
+  error.path = path;
+  return error;
+}
+
+/**
+ * {@link openCheckedFolder}, and with `real` the held folder must lie there
+ * ({@link openedElsewhere}): a folder on its way swapped for a link after
+ * the lstat is not listed (ENOENT, as if gone).
+ */
+function openChecked(
+  dir: string,
+  checked: Stats,
+  real: string | undefined,
+): HeldFolder | undefined {
+  const held = openCheckedFolder(dir, checked);
+  if (held && real !== undefined && openedElsewhere(held.fd, real)) {
+    held.close();
+    throw replacedError(dir);
+  }
+  return held;
+}
+
+/**
  * The folder's entries (at most `cap`, `capped` when there were more), or
  * none when it cannot be listed; `onUnreadable` hears of a folder that is
  * there but cannot be read (one gone meanwhile is not news). In one call, for
  * a folder no larger than {@link ONE_CALL_BYTES}; undefined for any other,
  * which {@link listInBatches} reads. With `checked` (the folder's lstat), only
  * that very folder is listed: a link or another folder swapped in at `dir`
- * since is not (as if gone; see `openCheckedFolder`).
+ * since is not (as if gone; see `openCheckedFolder`); with `real` too, only
+ * when it lies there (see {@link openedElsewhere}).
  */
 export function listFolderAtOnce(
   dir: string,
@@ -40,9 +106,10 @@ export function listFolderAtOnce(
   cap: number,
   onUnreadable: () => void,
   checked?: Stats,
+  real?: string,
 ): Listing | undefined {
   if (size === undefined || size <= 0 || size > ONE_CALL_BYTES) return undefined;
-  return orEmpty(readAtOnce(dir, cap, checked), onUnreadable);
+  return orEmpty(readAtOnce(dir, cap, checked, real), onUnreadable);
 }
 
 /** A listing, or none for a folder that cannot be listed (`onUnreadable` hears of one that is there). */
@@ -54,10 +121,15 @@ function orEmpty(listing: Listed, onUnreadable: () => void): Listing {
 }
 
 /** The folder's entries in one call, at most `cap`; with `checked`, of that folder only. */
-function readAtOnce(dir: string, cap: number, checked: Stats | undefined): Listed {
+function readAtOnce(
+  dir: string,
+  cap: number,
+  checked: Stats | undefined,
+  real: string | undefined,
+): Listed {
   let held: HeldFolder | undefined;
   try {
-    held = checked ? openCheckedFolder(dir, checked) : undefined;
+    held = checked ? openChecked(dir, checked, real) : undefined;
     const all = readdirEntriesSync(held?.at ?? dir, dir);
     return all.length > cap
       ? { entries: all.slice(0, cap), capped: true }
@@ -80,8 +152,9 @@ export async function listInBatches(
   signal: AbortSignal | undefined,
   onUnreadable: () => void,
   checked?: Stats,
+  real?: string,
 ): Promise<Listing> {
-  return orEmpty(await readInBatches(dir, cap, signal, checked), onUnreadable);
+  return orEmpty(await readInBatches(dir, cap, signal, checked, real), onUnreadable);
 }
 
 /**
@@ -122,8 +195,9 @@ async function readInBatches(
   cap: number,
   signal: AbortSignal | undefined,
   checked?: Stats | HeldFolder,
+  real?: string,
 ): Promise<Listed> {
-  const batches = listingBatches(dir, cap, checked);
+  const batches = listingBatches(dir, cap, checked, real);
   let step = batches.next();
   while (!step.done) {
     try {
@@ -143,18 +217,19 @@ async function readInBatches(
  * there were more), or why it cannot be listed, pausing (a `yield`) after
  * each batch so the caller may hear a deadline. `checked`: the folder's
  * lstat (only that folder is listed), or a folder already held (its caller's
- * to release), read by its descriptor.
+ * to release), read by its descriptor; `real`, with an lstat, where it must lie.
  */
 function* listingBatches(
   dir: string,
   cap: number,
   checked?: Stats | HeldFolder,
+  real?: string,
 ): Generator<void, Listed, void> {
   const entries: Dirent[] = [];
   let handle: Dir | undefined;
   let held: HeldFolder | undefined;
   try {
-    held = checked === undefined || "at" in checked ? checked : openCheckedFolder(dir, checked);
+    held = checked === undefined || "at" in checked ? checked : openChecked(dir, checked, real);
     handle = opendirSync(held?.at ?? dir, { bufferSize: READ_BATCH }, dir);
     for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
       if (entries.length === cap) return { entries, capped: true };

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { lstat, open, openedPath, realpath } from "../_io.js";
 import { isCode, KIND_WORDS, kindOrError, messageOf, UnsafePathError } from "../_safe-write.js";
 import { openedRefusal } from "./door-checks.js";
+import { openedElsewhere } from "./list-folder.js";
 import type { PlantedCheck } from "./planted.js";
 
 // The door's strict form, for the files a repository controls that are never
@@ -23,6 +24,12 @@ import type { PlantedCheck } from "./planted.js";
  * folder anyone may write to), so a folder swapped between the check and the
  * open is refused, not read (review rev67a F2).
  *
+ * `at` (a file of a folder judged by its real path: a golden, a scenario file
+ * `snapshot` lists): where the opened file must lie ({@link openedElsewhere}),
+ * else it is gone: `O_NOFOLLOW` guards the last name only, and a folder on the
+ * way swapped for a link would take the open elsewhere (decided, review rev92a
+ * F4: your `~/.pi/agent/AGENTS.md` was printed as a golden's lines).
+ *
  * @throws UnsafePathError (`unsafe-target`, `too-large`, `write-failed` for a
  * read error) naming the path.
  */
@@ -30,6 +37,7 @@ export async function readFileNoFollow(
   path: string,
   maxBytes: number,
   planted?: PlantedCheck,
+  at?: string,
 ): Promise<Buffer | null> {
   const target = resolve(path);
   const kind = await kindOrError(target);
@@ -49,6 +57,9 @@ export async function readFileNoFollow(
       checked?.real ?? target,
       constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
     );
+    if (at !== undefined && openedElsewhere(handle, at)) {
+      throw new UnsafePathError("unsafe-target", target, "gone while being read: it is not read");
+    }
     const s = await handle.stat();
     if (!s.isFile()) {
       throw new UnsafePathError("unsafe-target", target, "not a regular file: it is not read");

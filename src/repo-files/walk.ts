@@ -3,7 +3,14 @@ import { join } from "node:path";
 import { type HeldFolder, openHeldFolder, realpath } from "../_io.js";
 import { checkpoint } from "../_pace.js";
 import { isWithin } from "../_paths.js";
-import { type Listing, readListing, wholeListingError } from "./list-folder.js";
+import { movedFrom } from "./door-checks.js";
+import {
+  type Listing,
+  readListing,
+  realBelow,
+  replacedError,
+  wholeListingError,
+} from "./list-folder.js";
 
 // The one walk over a repository's folders (skills, rule folders, explain's
 // search below cwd, the simulate copy, watch's skill roots; the workspace
@@ -19,6 +26,13 @@ export interface WalkedFolder<S> {
   rel: string;
   /** 0 for the root. */
   depth: number;
+  /**
+   * The real path of the folder listed, as the kernel named the one held (in a
+   * walk that enters no link, the root's and `rel`, checked): a file of the
+   * folder opened by its path afterwards must lie at it and its name
+   * (`openedElsewhere`). Undefined where the system does not say (no `/proc`).
+   */
+  real: string | undefined;
   /** What the caller carries down from the folder above (ignore rules, a target folder). */
   state: S;
   /** Its entries in the walk's {@link WalkOptions.sort} order. */
@@ -148,6 +162,8 @@ class Walk<S> {
   stopped: WalkStop | undefined;
   private readonly visited: Set<string>;
   private realRoot: string | undefined;
+  /** The root's held real path: in a walk that enters no link, each folder below lies at it and its `rel`. */
+  private heldRoot: string | undefined;
   private listed = 0;
 
   constructor(private readonly o: WalkOptions<S>) {
@@ -178,7 +194,9 @@ class Walk<S> {
     // never the one listed (decided, review rev89h F1, as `listProjectFolder`, rev88a F2).
     // A walk that enters no link opens a subfolder without following one (ELOOP: one swapped
     // in after its parent's listing); its root is followed, and must be the folder the caller
-    // judged ({@link WalkOptions.real}).
+    // judged ({@link WalkOptions.real}). O_NOFOLLOW guards the last name only: a folder on the
+    // way swapped for a link takes the open elsewhere, so the held subfolder must lie at the
+    // root's real path and its `rel` (decided, review rev92a F1).
     let held: (HeldFolder & { real: string }) | undefined;
     try {
       held = openHeldFolder(path, follows || depth === 0);
@@ -206,6 +224,17 @@ class Walk<S> {
   ): Promise<void> {
     const o = this.o;
     if (depth === 0 && o.real !== undefined && held !== undefined && held.real !== o.real) {
+      this.listed++;
+      await o.onUnreadable?.(path, rel, replacedError(path));
+      return;
+    }
+    if (depth === 0) this.heldRoot = held?.real;
+    else if (
+      !follows &&
+      held !== undefined &&
+      this.heldRoot !== undefined &&
+      movedFrom(realBelow(this.heldRoot, rel), held.real)
+    ) {
       this.listed++;
       await o.onUnreadable?.(path, rel, replacedError(path));
       return;
@@ -269,6 +298,7 @@ class Walk<S> {
       path,
       rel,
       depth,
+      real: held?.real,
       state,
       entries,
       signal: o.signal,
@@ -291,17 +321,6 @@ class Walk<S> {
   }
 }
 
-/** The error of a folder replaced between its check and its listing: as if gone. */
-function replacedError(path: string): NodeJS.ErrnoException {
-  const error: NodeJS.ErrnoException = new Error(
-    `ENOENT: the folder was replaced since it was checked, scandir '${path}'`,
-  );
-  error.code = "ENOENT";
-  error.syscall = "scandir";
-  error.path = path;
-  return error;
-}
-
 /** `entries` sorted in place, by UTF-16 code units or by the bytes of their names. */
 function sortEntries(entries: Dirent[], order: WalkOptions<unknown>["sort"]): Dirent[] {
   if (order === "bytes") {
@@ -318,10 +337,31 @@ function sortEntries(entries: Dirent[], order: WalkOptions<unknown>["sort"]): Di
  */
 export async function listFolder(
   dir: string,
-  o: Pick<WalkOptions<unknown>, "maxEntries" | "signal" | "sort"> & { held?: HeldFolder } = {},
+  o: Pick<WalkOptions<unknown>, "maxEntries" | "signal" | "sort" | "real"> & {
+    held?: HeldFolder;
+  } = {},
 ): Promise<Listing | { error: NodeJS.ErrnoException }> {
   const max = o.maxEntries ?? Number.POSITIVE_INFINITY;
-  const listing = await readListing(dir, max, o.signal, o.held);
-  if ("error" in listing) return listing;
-  return { entries: sortEntries(listing.entries, o.sort), capped: listing.capped };
+  let held = o.held;
+  let own: (HeldFolder & { real: string }) | undefined;
+  if (held === undefined && o.real !== undefined) {
+    // `real`: the folder the caller judged, held and listed only when it lies there (rev92a F4).
+    try {
+      own = openHeldFolder(dir);
+    } catch (error) {
+      return { error: wholeListingError(dir, error as NodeJS.ErrnoException) };
+    }
+    if (own !== undefined && movedFrom(o.real, own.real)) {
+      own.close();
+      return { error: replacedError(dir) };
+    }
+    held = own;
+  }
+  try {
+    const listing = await readListing(dir, max, o.signal, held);
+    if ("error" in listing) return listing;
+    return { entries: sortEntries(listing.entries, o.sort), capped: listing.capped };
+  } finally {
+    own?.close();
+  }
 }

@@ -67,7 +67,8 @@ export async function compare(
   actual: string | null,
   room: DiffRoom = diffRoom(),
 ): Promise<GoldenFile> {
-  const bytes = await readFileNoFollow(path, MAX_GOLDEN_BYTES);
+  // `path` lies in the scenario folder `snapshot` judged by its real path: read only there (rev92a F4).
+  const bytes = await readFileNoFollow(path, MAX_GOLDEN_BYTES, undefined, path);
   const expected = bytes === null ? null : bytes.toString("utf8").replaceAll("\r\n", "\n");
   if (expected === actual) return { path, kind, status: "same", updated: false };
   const status = expected === null ? "missing" : actual === null ? "stale" : "changed";

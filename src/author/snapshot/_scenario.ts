@@ -118,12 +118,21 @@ export interface Scenario {
   positions: ReadonlyMap<ScenarioKey, Position>;
 }
 
-/** Reads and checks a scenario file. @throws ScenarioError */
-export async function readScenario(file: string): Promise<Scenario> {
+/**
+ * Reads and checks a scenario file; `real`: `file` is its real path as judged
+ * (a scenario of a folder `snapshot` listed), and the file opened must lie
+ * there (rev92a F4). @throws ScenarioError
+ */
+export async function readScenario(file: string, real = false): Promise<Scenario> {
   const path = resolve(file);
   let bytes: Buffer | null;
   try {
-    bytes = await readFileNoFollow(path, MAX_SCENARIO_FILE_BYTES);
+    bytes = await readFileNoFollow(
+      path,
+      MAX_SCENARIO_FILE_BYTES,
+      undefined,
+      real ? path : undefined,
+    );
   } catch (error) {
     const reason = error instanceof UnsafePathError ? error.reason : (error as Error).message;
     throw new ScenarioError(path, `cannot read it: ${reason}`, undefined, { cause: error });

@@ -107,12 +107,16 @@ export async function renderScenarioFiles(
  * excludes, a `.gitignore` above the folder: rules the copy does not carry)
  * refuses the copy, as a link does, rather than reach a golden.
  */
-async function scenarioCopy(dir: string): Promise<CopyHow> {
+async function scenarioCopy(dir: string, judged = false): Promise<CopyHow> {
   // The copy's own deadline, as simulate's (MAX_COPY_MS), heard by the reach's private-path
   // checks too: before, it had none (decided, review rev89h F3).
   const signal = AbortSignal.timeout(MAX_COPY_MS);
   const reach = await projectReach({ start: dir, home: homeFolder(), trusted: false, signal });
-  return reach.isPrivate ? { privateRules: { mode: "refuse", check: reach.isPrivate } } : {};
+  // `judged`: `dir` is the real path `scenarioFiles` judged; the copy holds only that folder (rev92a F3).
+  const real = judged ? { real: dir } : {};
+  return reach.isPrivate
+    ? { ...real, privateRules: { mode: "refuse", check: reach.isPrivate } }
+    : real;
 }
 
 /** A sandbox for the folder `dir`. @throws ScenarioError at each entry that cannot be copied. */
@@ -350,7 +354,12 @@ export async function runSnapshots(
         return [basename(file), `${name}.md`, `${name}.diagnostics.txt`];
       }),
     );
-    const { sandbox, problems } = await makeSandbox(dir, parent, own, await scenarioCopy(dir));
+    const { sandbox, problems } = await makeSandbox(
+      dir,
+      parent,
+      own,
+      await scenarioCopy(dir, true),
+    );
     if (!sandbox) {
       const errors = problems.map((p) => ({ path: p.path, message: p.reason }));
       for (const file of files) scenarios.push(failed(file, errors));
@@ -406,7 +415,8 @@ async function scenarioFiles(
   if (kind === "file") return { dir: dirname(real), files: [real] };
   // Every entry with a scenario's name, links and special files too: reading one says why it is refused.
   // No further than the copy would list: a folder it cannot hold renders no scenario.
-  const listing = await listFolder(real, { maxEntries: MAX_FOLDER_LISTING });
+  // The folder judged, held: one swapped for a link since is not listed (decided, review rev92a F4).
+  const listing = await listFolder(real, { maxEntries: MAX_FOLDER_LISTING, real });
   if ("error" in listing) throw listing.error;
   if (listing.capped) {
     throw new SyspromptError(
@@ -484,7 +494,8 @@ async function runOne(
   let rendered: RenderedScenario;
   try {
     const left = Math.max(1, Math.ceil(total.end - performance.now()));
-    rendered = await renderInSandbox(await readScenario(file), sandbox, left);
+    // `file` lies in the judged folder: read only there (rev92a F4).
+    rendered = await renderInSandbox(await readScenario(file, true), sandbox, left);
     // Its steps may have met the total's end: what it gave is not the scenario's prompt.
     if (total.signal.aborted || performance.now() >= total.end) return notRendered(file);
   } catch (error) {

@@ -33,7 +33,7 @@ import {
   readIgnoreFile,
   yourIgnoreLists,
 } from "../../repo-files/index.js";
-import { listFolderAtOnce, listInBatches } from "../../repo-files/list-folder.js";
+import { listFolderAtOnce, listInBatches, realBelow } from "../../repo-files/list-folder.js";
 import { NESTED_CONTEXT_NAMES } from "../context-names.js";
 import type { FolderMemo, ListingCache } from "./_listing-cache.js";
 
@@ -259,6 +259,12 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   // The deepest folder read: its entries are at depth `deepest + 1`.
   const deepest = Math.max(listDepth, agentsDepth) - 1;
   const repo = await findRepository(root, options.ceilingDir);
+  // Each folder below the root is listed only where it lies by its real path (the root's and
+  // its `rel`): one reached through a folder on its way swapped for a link after its parent's
+  // listing is not (decided, review rev92a F2). Unknown (the root gone): as before.
+  const rootReal = await realpath(root).catch(() => undefined);
+  const realOf = (rel: string) =>
+    rel === "" || rootReal === undefined ? undefined : realBelow(rootReal, rel);
   const outOfReach = await homeOutOfReach(root, options.home);
   const { prefix, rules: inherited } = await inheritedRules(root, repo, budget, signal);
   // Your own lists (the exclude file git reads, your global excludes) hide what the door refuses,
@@ -413,8 +419,8 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       const own = statOrUndefinedSync(dir, false);
       const checked = own?.isDirectory() ? own : undefined;
       const { entries } =
-        listFolderAtOnce(dir, own?.size, entryCap, none, checked) ??
-        (await listInBatches(dir, entryCap, signal, none, checked));
+        listFolderAtOnce(dir, own?.size, entryCap, none, checked, realOf(rel)) ??
+        (await listInBatches(dir, entryCap, signal, none, checked, realOf(rel)));
       const exact = present.filter((p) => entries.some((e) => e.name === p.name));
       if (exact.length === 0) return;
       const files = ignoreFilesWhere(
@@ -539,9 +545,10 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       const onUnreadable = () => unreadable.push(rel === "" ? "." : rel);
       // The very folder lstat saw (a link swapped in since is not listed); the root may be a link.
       const checked = info?.isDirectory() ? info : undefined;
+      const real = realOf(rel);
       const listing =
-        listFolderAtOnce(dir, info?.size, readCap, onUnreadable, checked) ??
-        (await listInBatches(dir, readCap, signal, onUnreadable, checked));
+        listFolderAtOnce(dir, info?.size, readCap, onUnreadable, checked, real) ??
+        (await listInBatches(dir, readCap, signal, onUnreadable, checked, real));
       capped = listing.capped;
       if (capped && readCap < entryCap) totalCut++;
       memo = memoOfListing(listing.entries, shown, nameSet);
