@@ -88,7 +88,7 @@ let nameWork: ((units: number) => void) | undefined;
  * which throws to stop it (a render's meter, `PromptWork.readNames`): the
  * units of each name read that is not all ASCII ({@link namedAt}, its
  * folds and joins included: some 0.3 µs a unit) and half of each ASCII
- * name's, a quarter of each character not ASCII a reading scans and a 32nd
+ * name's, {@link OPENER_NAME_UNITS} for each look-alike opener read, a quarter of each character not ASCII a reading scans and a 32nd
  * of every character ({@link heldAsRead}: its readings' and openers'
  * expressions, some 0.1 µs a character; each reading counted) and an eighth
  * of each line read for the owner mark ({@link ownerMarks}). ASCII counts
