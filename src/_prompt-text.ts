@@ -24,6 +24,7 @@ import { valueWithoutLinkDefinitions, withoutLinkDefinitions } from "./_link-def
 import { LT_LOOK_ALIKES } from "./_lt-look-alikes.js";
 import { delimiterRowAt } from "./_table-rows.js";
 import { isHidden, unitEscapes } from "./_text.js";
+import type { RenderStop } from "./sections/render.js";
 import type { Diagnostic } from "./types.js";
 
 /**
@@ -88,7 +89,7 @@ let nameWork: ((units: number) => void) | undefined;
  * which throws to stop it (a render's meter, `PromptWork.readNames`): the
  * units of each name read that is not all ASCII ({@link namedAt}, its
  * folds and joins included: some 0.3 µs a unit) and half of each ASCII
- * name's, a quarter of each character not ASCII a reading scans and a 32nd
+ * name's, {@link OPENER_NAME_UNITS} for each look-alike opener read, a quarter of each character not ASCII a reading scans and a 32nd
  * of every character ({@link heldAsRead}: its readings' and openers'
  * expressions, some 0.1 µs a character; each reading counted) and an eighth
  * of each line read for the owner mark ({@link ownerMarks}). ASCII counts
@@ -118,6 +119,30 @@ export function withNameWork<T>(charge: (units: number) => void, run: () => T): 
 export interface NameBudget {
   left: number;
   untold: number;
+  /**
+   * The render's stop time (`renderStop` in src/render-system-prompt.ts, the
+   * one its check budget and its trusted project's sections stop at): past
+   * it, the repository's texts read after are escaped whole, as when the
+   * units run out, and the one being read stops. `left` is not touched: a
+   * render given the prepared prompt again has its own stop. Before, the
+   * assembly's meter heard no deadline: 12 files of 250 KB of `＜repository`
+   * + U+00A0 were read 2.4-2.6 s of CPU at `--deadline 1000` (review rev92b F1).
+   */
+  stop?: RenderStop;
+  /** Set once the clock passed {@link stop}: every text after is escaped whole. */
+  late?: true;
+}
+
+/** Units read between two readings of a {@link NameBudget}'s clock (some 1-10 ms of work). */
+const NAME_CLOCK_UNITS = 16 * 1024;
+
+/** Whether `budget`'s render is past its stop time ({@link NameBudget.stop}); once past, always. */
+function pastStop(budget: NameBudget): boolean {
+  if (budget.late) return true;
+  const stop = budget.stop;
+  if (stop === undefined || stop.clock() < stop.at) return false;
+  budget.late = true;
+  return true;
 }
 
 /** Thrown by a {@link withNameBudget} scope's meter when spent; caught where the text is escaped ({@link escapeWrapperTags}). */
@@ -148,11 +173,19 @@ let metering = false;
 export function withNameBudget<T>(budget: NameBudget, run: () => T): T {
   if (nameBudget !== undefined || nameWork !== undefined) return run();
   nameBudget = budget;
+  // The clock is read every NAME_CLOCK_UNITS units read: past the stop time, spent (rev92b F1).
+  let unclocked = 0;
   // Thrown only inside {@link heldMetered}'s reading, which catches it: work charged
   // elsewhere (an owner mark's lines) is counted, and the next text pays for it.
   nameWork = (units) => {
     budget.left -= units;
-    if (budget.left < 0 && metering) throw NAME_BUDGET_SPENT;
+    if (!metering) return;
+    if (budget.left < 0) throw NAME_BUDGET_SPENT;
+    if (budget.stop === undefined) return;
+    unclocked += units;
+    if (unclocked < NAME_CLOCK_UNITS) return;
+    unclocked = 0;
+    if (pastStop(budget)) throw NAME_BUDGET_SPENT;
   };
   try {
     return run();
@@ -187,7 +220,7 @@ function heldMetered(
     }
   }
   if (metering) return heldThroughReferences(text, names, documents);
-  if (budget.left >= 0) {
+  if (budget.left >= 0 && !pastStop(budget)) {
     metering = true;
     try {
       return heldThroughReferences(text, names, documents);
@@ -2291,6 +2324,21 @@ function lastAtMost(sorted: readonly number[], value: number): number {
 }
 
 /**
+ * Units of {@link withNameWork} charged for each look-alike opener
+ * {@link heldOpeners} reads (`＜`, `‹`, a tag character `<`, …), on top of its
+ * name's: its run, its name read with its joins (a no-break space read as
+ * `_`) and its tails and heads looked up cost some 4-10 µs whatever the
+ * name's length. Before, only the name's length was charged: `＜repository`
+ * + U+00A0 repeated cost 1.4-2.2 µs a unit, `＜end ` 2.8, and 12 files of
+ * 250 KB of it held `render --deadline 1000` 2.4-2.6 s of CPU, past the
+ * meter's calibration (some 0.3 µs a unit; review rev92b F1). With it, they
+ * cost 0.15-0.3 µs a unit. `<` is charged its name only: a project at every
+ * cap of prose with a tag every few lines (8 MiB, two readings) is near the
+ * meter already (`<a ` repeated is the known limit: 15-20 µs a unit).
+ */
+export const OPENER_NAME_UNITS = 24;
+
+/**
  * Where each opener of a tag of one of `names` in `text` is ({@link escapeWrapperTags}), in order;
  * with {@link DOCUMENT_TAGS} among `names`, each of a start tag that acts on the whole page
  * ({@link DOCUMENT_ELEMENTS}) and of an XML declaration ({@link XML_DECLARATION}) too, pushed to
@@ -2312,6 +2360,8 @@ function heldOpeners(text: string, names: ReadonlySet<string>, documents?: numbe
     // The tag character `<` takes two units.
     const opener = widthAt(text, lt);
     const first = text.codePointAt(lt) ?? 0;
+    // Each opener read costs its run's and name's reading whatever the name's length (rev92b F1).
+    if (nameWork !== undefined && first !== 0x3c) nameWork(OPENER_NAME_UNITS);
     // An XML declaration: its `encoding` at a page's first byte decodes the page (rev82f F3).
     if (page && first === 0x3c && XML_DECLARATION.test(text.slice(lt + 1, lt + 5))) {
       held.push(lt);

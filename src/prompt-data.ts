@@ -25,7 +25,7 @@ import type { BuiltWorkspace } from "./gather/tree/workspace.js";
 import type { AppendPart } from "./locate/custom.js";
 import type { NormalizedOptions, SystemPromptOptions } from "./options.js";
 import { type CheckBudget, withCheckBudget } from "./sections/html-reading.js";
-import type { CustomPrompt } from "./sections/render.js";
+import type { CustomPrompt, RenderStop } from "./sections/render.js";
 import { closedDescription, MAX_SKILLS_INDEX_BYTES, skillsForIndex } from "./skills/format.js";
 import type { Skill } from "./skills/types.js";
 import type { Diagnostic } from "./types.js";
@@ -121,9 +121,9 @@ export function assemblePromptData(input: PromptDataInputs): {
   return out;
 }
 
-/** A meter of its own for one render's texts outside its sections ({@link withNameBudget}): {@link MAX_PROMPT_NAME_READ} units. */
-export function newNameBudget(): NameBudget {
-  return { left: MAX_PROMPT_NAME_READ, untold: 0 };
+/** A meter of its own for one render's texts outside its sections ({@link withNameBudget}): {@link MAX_PROMPT_NAME_READ} units, to the render's `stop` time when given (rev92b F1). */
+export function newNameBudget(stop?: RenderStop): NameBudget {
+  return { left: MAX_PROMPT_NAME_READ, untold: 0, ...(stop ? { stop } : {}) };
 }
 
 /** The warning for `count` of the repository's names, paths or tree lines (no file to name) escaped whole past the meter. */

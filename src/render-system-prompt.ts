@@ -631,8 +631,8 @@ function whoseTexts(
   // The render's one check budget: the appended parts, then the data, then the render (rev68e F3).
   const checks: CheckBudget = { left: CHECK_BUDGET_CHARS, ...(stop ? { stop } : {}) };
   const warn = (warning: Diagnostic) => unread.push(warning);
-  // And its one meter of the name reader's work on the repository's texts (rev82b F2).
-  const names = newNameBudget();
+  // And its one meter of the name reader's work on the repository's texts (rev82b F2), to the same stop (rev92b F1).
+  const names = newNameBudget(stop);
   const printed = withCheckBudget(
     () => withNameBudget(names, () => printedParts(parts, wrappers, warn)),
     checks,
