@@ -19,6 +19,7 @@ import {
   repositoryNames,
   xmlNameText,
 } from "../_prompt-text.js";
+import { parseTemplate, type TemplateAst } from "../engine/index.js";
 import { toolEntry } from "../gather/guidelines/tools.js";
 import type { AppendPart, NormalizedOptions } from "../options.js";
 import {
@@ -258,7 +259,97 @@ export function replacedByProject(
       : [],
   );
   const custom = opts.systemPrompt !== null || layers.some((l) => l.system !== null);
-  return [...files, ...sectionsReplaced(templates, custom), ...partialsReplaced(user, project)];
+  return [
+    ...files,
+    ...sectionsReplaced(templates, custom),
+    ...partialsReplaced(user, project),
+    ...blockBodiesReplaced(templates, user, project),
+  ];
+}
+
+/**
+ * rev93g F2: a partial block of yours (`{{#> policy}}your text{{/policy}}` in
+ * your section or your SYSTEM_TEMPLATE.md) whose name a trusted project's
+ * partial fills: its body, your fallback text, is replaced by the project's
+ * partial, which prints it (`{{> @partial-block}}`) or not as it likes. One
+ * warning per block (a block with no text but blanks and comments is none),
+ * at your file and line, naming the project's file. A template the prefilter
+ * finds no `#>` in is never parsed; one that fails to parse is said by its
+ * render.
+ */
+function blockBodiesReplaced(
+  templates: readonly SectionTemplate[],
+  user: LoadedLayer,
+  project: LoadedLayer,
+): Diagnostic[] {
+  if (Object.keys(project.partials).length === 0) return [];
+  const texts: { text: string; path: string | undefined; line: number }[] = templates.flatMap(
+    (t) =>
+      t.source.layer === "user" && t.meta.enabled
+        ? [{ text: t.body, path: t.source.path, line: t.bodyLine }]
+        : [],
+  );
+  if (user.system?.template === true)
+    texts.push({
+      text: user.system.text,
+      path: user.system.source.path,
+      line: user.system.line ?? 1,
+    });
+  return texts.flatMap(({ text, path, line }) =>
+    partialBlocks(text)
+      .filter((b) => Object.hasOwn(project.partials, b.name))
+      .map((b) => {
+        const theirs = project.partialsDir
+          ? join(project.partialsDir, `${b.name}.md`)
+          : `.pi/partials/${b.name}.md`;
+        const at = `${path ?? "your template"}:${line + b.line - 1}`;
+        return replacedYours(
+          `the text of your partial block {{#> ${b.name}}}…{{/${b.name}}} (${at}) is left out: the project's ${theirs} takes its place, and prints your block's text only if it calls {{> @partial-block}}, as its own text (a project's partial of a name fills your block, as in pi)`,
+          theirs,
+        );
+      }),
+  );
+}
+
+/** A partial block's opener, `{{#>` or `{{~#>`: a template without one is not parsed. */
+const PARTIAL_BLOCK_OPENER = /\{\{~?#>/;
+
+/** The partial blocks with a non-blank body in a template, by name and 1-based line. */
+function partialBlocks(text: string): { name: string; line: number }[] {
+  if (!PARTIAL_BLOCK_OPENER.test(text)) return [];
+  let ast: TemplateAst;
+  try {
+    ast = parseTemplate(text);
+  } catch {
+    return [];
+  }
+  const found: { name: string; line: number }[] = [];
+  const walk = (node: unknown): void => {
+    if (node === null || typeof node !== "object") return;
+    const n = node as {
+      type?: unknown;
+      body?: unknown;
+      program?: unknown;
+      inverse?: unknown;
+      name?: { type?: unknown; original?: unknown };
+      loc?: { start?: { line?: number } };
+    };
+    if (n.type === "PartialBlockStatement") {
+      const body = (n.program as { body?: unknown[] } | undefined)?.body ?? [];
+      const filled = body.some((s) => {
+        const st = s as { type?: unknown; value?: unknown };
+        if (st.type === "CommentStatement") return false;
+        return !(st.type === "ContentStatement" && String(st.value).trim() === "");
+      });
+      if (filled && n.name?.type === "PathExpression" && typeof n.name.original === "string")
+        found.push({ name: n.name.original, line: n.loc?.start?.line ?? 1 });
+    }
+    if (Array.isArray(n.body)) for (const s of n.body) walk(s);
+    walk(n.program);
+    walk(n.inverse);
+  };
+  walk(ast);
+  return found;
 }
 
 /**
