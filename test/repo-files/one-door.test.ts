@@ -82,6 +82,8 @@ const ALLOWED: Record<string, string> = {
     "a worktree's or submodule's .git file: for the git section, and which repository a folder belongs to",
   "gather/git/_repository.ts":
     "objects/info/alternates, for the git section: its lines are paths checked, never text shown",
+  "gather/git/_private.ts":
+    "HEAD, refs, info/exclude and info/attributes of the judged git folder, through its held descriptor (O_NOFOLLOW, the opened path checked), copied into git's private folder: git reads them, never the prompt",
   // The recorder's module: every read above goes through it.
   "_io.ts": "the file-system layer every reader (the door included) calls",
   "_realpath.ts":

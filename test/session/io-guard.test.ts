@@ -38,6 +38,21 @@ const ALLOWED: Record<string, string[]> = {
   // Explicit --system-prompt / --append-system-prompt files: options, read afresh on every render
   // (fs.promises.stat: the CLI bundle loads fs.promises at first use).
   "locate/text-or-path.ts": ["promises"],
+  // The git section's private git folder (rev92a F6, F7): the judged repository's HEAD, refs and
+  // info files, read through its held descriptor and written into a folder of sysprompt's own for
+  // git to read; git's own reads are not recorded either, and its output is what the section shows.
+  "gather/git/_private.ts": [
+    "closeSync",
+    "constants",
+    "fstatSync",
+    "mkdirSync",
+    "mkdtempSync",
+    "openSync",
+    "readFileSync",
+    "rmSync",
+    "statSync",
+    "writeFileSync",
+  ],
   // A flag for open(), not a call.
   "repo-files/capped-read.ts": ["constants"],
   // A flag for open(), not a call.

@@ -1,4 +1,15 @@
-import * as fs from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openedPath, openHeldFolder } from "../../_io.js";
@@ -91,7 +102,7 @@ const live = new Set<string>();
 let exitHookInstalled = false;
 
 function removeLive(): void {
-  for (const dir of live) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of live) rmSync(dir, { recursive: true, force: true });
   live.clear();
 }
 
@@ -104,7 +115,7 @@ function removeLive(): void {
 function privateParent(): string {
   if (
     process.platform === "linux" &&
-    fs.statSync("/dev/shm", { throwIfNoEntry: false })?.isDirectory()
+    statSync("/dev/shm", { throwIfNoEntry: false })?.isDirectory()
   ) {
     return "/dev/shm";
   }
@@ -151,19 +162,19 @@ function hold(real: string): Held | Refused {
  * link since the judging shows here). Undefined: missing.
  */
 function openIn(held: Held, name: string): number | undefined | Refused {
-  const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0 } = fs.constants;
+  const { O_RDONLY, O_NOFOLLOW = 0, O_NONBLOCK = 0 } = constants;
   let fd: number;
   try {
-    fd = fs.openSync(`${held.at}/${name}`, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    fd = openSync(`${held.at}/${name}`, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
     return refused("git-refused", `${name} in the git folder cannot be read (${code})`, held.real);
   }
-  const stats = fs.fstatSync(fd);
+  const stats = fstatSync(fd);
   const opened = held.fd === undefined ? undefined : openedPath(fd);
   if (!stats.isFile() || (held.fd !== undefined && opened !== join(held.real, name))) {
-    fs.closeSync(fd);
+    closeSync(fd);
     // A folder or a FIFO is no ref (git takes it as missing); a file elsewhere is a swap.
     if (!stats.isFile()) return undefined;
     return refused(
@@ -180,12 +191,12 @@ function readIn(held: Held, name: string, cap: number): string | undefined | Ref
   const fd = openIn(held, name);
   if (fd === undefined || typeof fd === "object") return fd;
   try {
-    if (fs.fstatSync(fd).size > cap) {
+    if (fstatSync(fd).size > cap) {
       return refused("git-refused", `${name} is over ${cap} bytes`, join(held.real, name));
     }
-    return fs.readFileSync(fd, "utf8");
+    return readFileSync(fd, "utf8");
   } finally {
-    fs.closeSync(fd);
+    closeSync(fd);
   }
 }
 
@@ -327,12 +338,17 @@ export function privateGit(
   const bySection = new Map<string, string[]>();
   for (const [key, value] of carried) {
     const [section = "", name = ""] = key.split(".");
-    bySection.set(section, [...(bySection.get(section) ?? []), `\t${name} = ${quoted(value)}`]);
+    const entries = bySection.get(section) ?? [];
+    entries.push(`\t${name} = ${quoted(value)}`);
+    bySection.set(section, entries);
   }
-  lines.push(...(bySection.get("core") ?? []));
+  for (const entry of bySection.get("core") ?? []) lines.push(entry);
   for (const section of ["status", "diff"]) {
     const entries = bySection.get(section);
-    if (entries) lines.push(`[${section}]`, ...entries);
+    if (entries) {
+      lines.push(`[${section}]`);
+      for (const entry of entries) lines.push(entry);
+    }
   }
   if (objectFormat !== undefined)
     lines.push("[extensions]", `\tobjectformat = ${quoted(objectFormat)}`);
@@ -386,8 +402,10 @@ export function privateGit(
       lines.push(`[branch ${header}]`, `\tremote = ${quoted(remote)}`);
       for (const merge of merges) lines.push(`\tmerge = ${quoted(merge)}`);
       const specs = valuesOf(records, `remote.${remote}.fetch`);
-      if (remote !== ".")
-        lines.push(`[remote ${remoteHeader}]`, ...specs.map((s) => `\tfetch = ${quoted(s)}`));
+      if (remote !== ".") {
+        lines.push(`[remote ${remoteHeader}]`);
+        for (const spec of specs) lines.push(`\tfetch = ${quoted(spec)}`);
+      }
       const tracking = merges[0] === undefined ? undefined : trackingRef(merges[0], remote, specs);
       const names = tracking === undefined ? [] : [tracking];
       for (const prefix of ["refs/heads/", "refs/tags/", "refs/remotes/", "refs/"]) {
@@ -420,9 +438,9 @@ export function privateGit(
   }
   let dir: string;
   try {
-    dir = fs.mkdtempSync(join(privateParent(), "sysprompt-git-"));
+    dir = mkdtempSync(join(privateParent(), "sysprompt-git-"));
   } catch (error) {
-    if (index !== undefined) fs.closeSync(index);
+    if (index !== undefined) closeSync(index);
     return cannotMake(error);
   }
   live.add(dir);
@@ -431,32 +449,29 @@ export function privateGit(
     process.once("exit", removeLive);
   }
   const close = () => {
-    if (index !== undefined) fs.closeSync(index);
+    if (index !== undefined) closeSync(index);
     index = undefined;
     // In memory (`/dev/shm`): a removal costs some tens of microseconds.
-    fs.rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
     live.delete(dir);
   };
   try {
-    fs.mkdirSync(join(dir, "refs"));
-    fs.mkdirSync(join(dir, "info"));
-    fs.writeFileSync(join(dir, "config"), `${lines.join("\n")}\n`);
-    fs.writeFileSync(
+    mkdirSync(join(dir, "refs"));
+    mkdirSync(join(dir, "info"));
+    writeFileSync(join(dir, "config"), `${lines.join("\n")}\n`);
+    writeFileSync(
       join(dir, "HEAD"),
       branch !== undefined ? `ref: ${branch}\n` : `${held.detached}\n`,
     );
     const packedRefs = [...refs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    fs.writeFileSync(
-      join(dir, "packed-refs"),
-      packedRefs.map(([n, oid]) => `${oid} ${n}\n`).join(""),
-    );
-    fs.writeFileSync(join(dir, "info", "exclude"), exclude ?? "");
+    writeFileSync(join(dir, "packed-refs"), packedRefs.map(([n, oid]) => `${oid} ${n}\n`).join(""));
+    writeFileSync(join(dir, "info", "exclude"), exclude ?? "");
     const own =
       attributes === undefined || attributes.endsWith("\n") || attributes === ""
         ? (attributes ?? "")
         : `${attributes}\n`;
     // Last, so it wins over every other line: no path has a filter driver.
-    fs.writeFileSync(join(dir, "info", "attributes"), `${own}* -filter\n`);
+    writeFileSync(join(dir, "info", "attributes"), `${own}* -filter\n`);
   } catch (error) {
     close();
     return cannotMake(error);
