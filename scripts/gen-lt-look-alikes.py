@@ -12,8 +12,11 @@ Usage: python3 scripts/gen-lt-look-alikes.py path/to/confusables.txt && npx biom
 (confusables.txt of Unicode 17.0.0: see scripts/gen-confusable-letters.mjs for its source; the names
 and categories are Python's unicodedata, and test/misc/lt-look-alikes.test.ts holds its Ps/Pi set to
 Node's, so a code point Node has and the names lack fails the test.)
-The data file holds every Ps/Pi code point with its name and the confusables' rows used, so the
-test makes the table again from it and compares.
+Each row also says its kind (a confusable, Ps or Pi) and its closer: the Pe/Pf code point whose
+name is the opener's with LEFT written RIGHT and LESS-THAN written GREATER-THAN (`《》`, `«»`, `‹›`;
+0 when none), the end of a tag it opens (review rev93h F4).
+The data file holds every Ps/Pi/Pe/Pf code point with its name and the confusables' rows used, so
+the test makes the table again from it and compares.
 """
 import re
 import sys
@@ -24,7 +27,7 @@ rows = []
 for c in range(0x80, 0x110000):
     ch = chr(c)
     cat = unicodedata.category(ch)
-    if cat in ("Ps", "Pi"):
+    if cat in ("Ps", "Pi", "Pe", "Pf"):
         rows.append((c, cat, unicodedata.name(ch, "")))
 conf = []
 version = ""
@@ -47,14 +50,30 @@ def opener(kind, name):
     return kind == "confusable" or ("ANGLE" in name or "LESS-THAN" in name)
 
 
-chosen = sorted({(c, name) for c, kind, name in rows + conf if opener(kind, name)})
+closers = {name: c for c, kind, name in rows if kind in ("Pe", "Pf")}
+
+
+def closer(name):
+    return closers.get(name.replace("LEFT", "RIGHT").replace("LESS-THAN", "GREATER-THAN"), 0)
+
+
+# A confusable of `<` that is a bracket too (`‹`, `❮`) is listed once, as a confusable.
+kinds = {}
+for c, kind, name in rows + conf:
+    if kind not in ("Pe", "Pf") and opener(kind, name) and kinds.get(c, ("", ""))[1] != "confusable":
+        kinds[c] = (name, kind)
+chosen = sorted((c, name, kind) for c, (name, kind) in kinds.items())
 with open("src/_lt-look-alikes.ts", "w", encoding="utf-8") as out:
     out.write("// Written by `python3 scripts/gen-lt-look-alikes.py confusables.txt`: do not edit.\n")
     out.write("// test/misc/lt-look-alikes.test.ts makes it again from test/misc/_lt-look-alikes.tsv.\n\n")
     out.write("/**\n * The characters read as `<` by rule (review rev92c F2): every confusable of `<` in\n")
     out.write(" * Unicode's confusables.txt, and every opening bracket or quotation mark (Ps, Pi)\n")
-    out.write(" * whose name says ANGLE or LESS-THAN. Code point, name.\n */\n")
-    out.write("export const LT_LOOK_ALIKES: readonly (readonly [number, string])[] = [\n")
-    for c, name in chosen:
-        out.write(f'  [0x{c:x}, "{name}"],\n')
+    out.write(" * whose name says ANGLE or LESS-THAN. Code point, name, kind (a confusable of `<`,\n")
+    out.write(" * or a Ps/Pi bracket that prose pairs with its closer), and its closer (the Pe/Pf\n")
+    out.write(" * named as it with RIGHT, GREATER-THAN; 0 when none).\n */\n")
+    out.write(
+        "export const LT_LOOK_ALIKES: readonly (readonly [number, string, \"confusable\" | \"Ps\" | \"Pi\", number])[] = [\n"
+    )
+    for c, name, kind in chosen:
+        out.write(f'  [0x{c:x}, "{name}", "{kind}", 0x{closer(name):x}],\n')
     out.write("];\n")

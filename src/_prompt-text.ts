@@ -728,8 +728,10 @@ const isSlashCode = (code: number) => SLASHES.has(code) || CLOSER_STROKES.has(co
  * its look-alikes, `/`, white space, and `!`, `"`, `*`, `]`: `</rule]>`
  * reads as `</rule>` too).
  */
+const HAND_OPENERS =
+  "\u140a\uff1c\ufe64\u2039\u276e\u276c\u2770\u27e8\u29fc\u3008\u2329\u02c2\u1438\u227a\u{e003c}";
 const LOOK_ALIKE_OPENERS =
-  "\u140a\uff1c\ufe64\u2039\u276e\u276c\u2770\u27e8\u29fc\u3008\u2329\u02c2\u1438\u227a\u{e003c}" +
+  HAND_OPENERS +
   // By rule, not by hand (review rev92c F2: `ᚲ/repository_instructions>`, `⟪`, `《`, `⦑` were raw):
   // every confusable of `<` in Unicode's confusables.txt and every Ps/Pi named ANGLE or LESS-THAN.
   LT_LOOK_ALIKES.map(([code]) => String.fromCodePoint(code)).join("");
@@ -740,11 +742,29 @@ const OPENER_CODES: ReadonlySet<number> = new Set(
 );
 
 /**
- * The look-alike openers that are prose's quotation marks too (`«rules»`, decided): read as `<`
- * only before a slash (`«/repository_instructions>`, review rev92c F2), as a symbol is read, not
- * past white space.
+ * The look-alike openers that are prose's quotation marks or paired brackets too (`«rules»`,
+ * `《Git权威指南》`, `⟪tools⟫`, decided): read as `<` only before a slash
+ * (`«/repository_instructions>`, review rev92c F2), as a symbol is read, not past white space.
+ * By the table's rule: its brackets and quotation marks (Ps, Pi, each with its closer), not the
+ * confusables of `<` (`ᚲ` `‹` `ᐸ` `˂` `𝈶` `❮`) nor the single angle brackets listed by hand
+ * (`〈` `⟨`: rev51b F2), which open a tag before a name (review rev93h F3).
  */
-const QUOTE_OPENERS: ReadonlySet<number> = new Set([0xab]);
+const QUOTE_OPENERS: ReadonlySet<number> = new Set(
+  LT_LOOK_ALIKES.filter(
+    ([code, , kind]) => kind !== "confusable" && !HAND_OPENERS.includes(String.fromCodePoint(code)),
+  ).map(([code]) => code),
+);
+
+/**
+ * The ends of a tag an opener starts, for naming it in a warning: `>`, the hand-listed
+ * openers' closers and each listed one's (`》` `⟫` `»`: review rev93h F4), from the same table.
+ */
+const TAG_END = new RegExp(
+  `[>\uff1e\u203a\u27e9\u3009\u276f${LT_LOOK_ALIKES.filter(([, , , closer]) => closer !== 0)
+    .map(([, , , closer]) => String.fromCodePoint(closer))
+    .join("")}]`,
+  "u",
+);
 
 /**
  * A symbol that is not ASCII (Unicode's Sm, Sc, Sk, So: `⪡` `⧀` `⊰` `⫍` `→` `©`):
@@ -2979,7 +2999,7 @@ function firstRewrite(
     return;
   }
   const rest = text.slice(at, at + 60).split(/[\r\n]/, 1)[0] ?? "";
-  const close = rest.search(/[>\uff1e\u203a\u27e9\u3009\u276f]/u);
+  const close = rest.search(TAG_END);
   const as = escaped.startsWith("&lt;", at)
     ? "&lt;"
     : (escaped.slice(at).match(/^&#?\w+;/)?.[0] ?? "");

@@ -18,6 +18,7 @@ import {
   MAX_EXPANDED_CHARS,
   placeholderStarts,
   placeholdersAsLetters,
+  placeholdersAsRows,
   type ReadRest,
   substituteArgs,
   substitutePlain,
@@ -262,6 +263,9 @@ class ExpansionPieces implements ArgumentGuard {
  * definition (`[//]: # ($ARGUMENTS)`) ({@link BlockTracker.closerHere}). Remembers the template's lines where
  * that happened for an `arguments-hidden` warning.
  */
+/** The character {@link placeholdersAsRows} writes a default with in the table reading. */
+const ROW_MARK = "\0";
+
 class HiddenArguments implements ArgumentGuard {
   private readonly tracker = new BlockTracker();
   private readonly runs = new HiddenRuns();
@@ -381,8 +385,11 @@ class HiddenArguments implements ArgumentGuard {
 
   /** Whether the template's offset `at` is in a row of its table's body; asked in order. */
   private inTableBody(at: number): boolean {
-    // Read with a word at each placeholder: your words' own rows are yours.
-    this.bodies ??= tableBodies(placeholdersAsLetters(this.content));
+    // Read with a word at each placeholder: your words' own rows are yours. A default that may
+    // print a delimiter row may be one, its lines each (rev93h F1: `${9:-| --- |}`).
+    this.bodies ??= tableBodies(placeholdersAsRows(this.content, ROW_MARK), (line) =>
+      line.includes(ROW_MARK),
+    );
     while ((this.bodies[this.body + 1] ?? Number.POSITIVE_INFINITY) <= at) this.body += 2;
     return (this.bodies[this.body] ?? Number.POSITIVE_INFINITY) <= at;
   }

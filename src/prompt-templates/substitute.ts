@@ -300,6 +300,35 @@ export function placeholdersAsLetters(content: string, lead = "x", letter = "x")
   return copied === 0 ? content : out + content.slice(copied);
 }
 
+/**
+ * `content` as {@link placeholdersAsLetters} writes it, but each default
+ * whose fallback may print a table's delimiter row (it holds a `-`) written
+ * with `mark`, its line breaks kept (one of a run, the others `mark`), so
+ * each line it may print holds `mark` and is not blank: where a GFM reader
+ * may find a delimiter row once the default is printed (review rev93h F1,
+ * `${9:-| --- |}`). The same length.
+ */
+export function placeholdersAsRows(content: string, mark: string): string {
+  let out = "";
+  let copied = 0;
+  for (const { at, placeholder } of placeholdersOf(content)) {
+    out += content.slice(copied, at);
+    if (placeholder.kind !== "default" || !placeholder.fallback.includes("-")) {
+      out += "x".repeat(placeholder.end - at);
+    } else {
+      let broke = false;
+      for (let i = at; i < placeholder.end; i++) {
+        const char = content[i] as string;
+        const lineBreak = char === "\n" || char === "\r";
+        out += lineBreak && !broke ? char : mark;
+        broke = lineBreak && !broke;
+      }
+    }
+    copied = placeholder.end;
+  }
+  return copied === 0 ? content : out + content.slice(copied);
+}
+
 /** Where each placeholder of `content` starts (its `$`), in order. */
 export function placeholderStarts(content: string): number[] {
   return Array.from(placeholdersOf(content), ({ at }) => at);

@@ -53,14 +53,22 @@ export function tableRunsAsText(text: string, mayPrintRow?: (line: string) => bo
  * under a line of the run, to the run's end; flat pairs `[from, to)` in
  * order. Words printed there are a cell of a row (or a row of their own),
  * and a renderer drops every cell past the header's count (review rev92c F5);
- * in the header row or before it they show or make no table. Linear.
+ * in the header row or before it they show or make no table. `mayPrintRow`:
+ * a line that may print any delimiter row (a default's, review rev93h F1):
+ * past a run's first line it may be one, under any header. Linear.
  */
-export function tableBodies(text: string): number[] {
+export function tableBodies(text: string, mayPrintRow?: (line: string) => boolean): number[] {
   const bodies: number[] = [];
-  if (!text.includes("-")) return bodies;
-  eachTableRun(text, false, undefined, (_start, end, body) => {
-    if (body < end) bodies.push(body, end);
-  });
+  if (!text.includes("-") && mayPrintRow === undefined) return bodies;
+  eachTableRun(
+    text,
+    false,
+    mayPrintRow,
+    (_start, end, body) => {
+      if (body < end) bodies.push(body, end);
+    },
+    true,
+  );
   return bodies;
 }
 
@@ -76,6 +84,7 @@ function eachTableRun(
   first: boolean,
   mayPrintRow: ((line: string) => boolean) | undefined,
   found: (start: number, end: number, body: number) => void,
+  anyRow = false,
 ): void {
   let run: TableRun | undefined;
   let runStart = -1;
@@ -97,10 +106,14 @@ function eachTableRun(
         run = new TableRun(first);
         runStart = from;
         body = -1;
-      } else if (body < 0 && mayBeDelimiterRow(text, from, to) !== undefined) {
+      } else if (
+        body < 0 &&
+        (mayBeDelimiterRow(text, from, to) !== undefined ||
+          (anyRow && mayPrintRow?.(text.slice(from, to))))
+      ) {
         body = Math.min(next, text.length);
       }
-      run.read(text, from, to, mayPrintRow);
+      run.read(text, from, to, mayPrintRow, anyRow);
     }
     from = next;
   }
@@ -148,12 +161,24 @@ class TableRun {
   private dashes = false;
   private pipe = false;
 
-  /** Reads the run's next line `text[from, to)`; `mayPrintRow`: {@link tableRunsAsText}'s. */
-  read(text: string, from: number, to: number, mayPrintRow?: (line: string) => boolean): void {
+  /**
+   * Reads the run's next line `text[from, to)`; `mayPrintRow`: {@link tableRunsAsText}'s
+   * (`anyRow`: {@link tableBodies}', a line that may print a marked row).
+   */
+  read(
+    text: string,
+    from: number,
+    to: number,
+    mayPrintRow?: (line: string) => boolean,
+    anyRow = false,
+  ): void {
     const row = mayBeDelimiterRow(text, from, to);
     if (row === "marked" || (row === "dashes" && this.first)) this.table = true;
-    if (row === "dashes" || (row === undefined && mayPrintRow?.(text.slice(from, to))))
+    if (row === undefined && mayPrintRow?.(text.slice(from, to))) {
       this.dashes = true;
+      // One it prints may be a marked row (`| --- |`), a table under a header with no `|`.
+      if (anyRow && !this.first) this.table = true;
+    } else if (row === "dashes") this.dashes = true;
     if (!this.pipe && text.slice(from, to).includes("|")) this.pipe = true;
     this.first = false;
   }
