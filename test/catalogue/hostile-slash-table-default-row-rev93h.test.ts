@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${9:-…}` is the slash template's own placeholder, not a JavaScript template.
 import { describe, expect, it } from "vitest";
 import { expandProjectTemplate } from "./_expand-project.js";
 
