@@ -483,6 +483,17 @@ export interface HeldFolder {
   close: () => void;
 }
 
+/** The error of a folder (or file) replaced between its check and its open: as if gone. */
+export function replacedError(path: string): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error(
+    `ENOENT: the folder was replaced since it was checked, scandir '${path}'`,
+  );
+  error.code = "ENOENT";
+  error.syscall = "scandir";
+  error.path = path;
+  return error;
+}
+
 /**
  * Opens the folder at `path` without following a final link (`O_DIRECTORY |
  * O_NOFOLLOW`) and checks it is the one `checked` (an lstat taken before: same
@@ -508,13 +519,7 @@ export function openCheckedFolder(path: string, checked: fs.Stats): HeldFolder |
   const now = fs.fstatSync(fd);
   if (now.dev !== checked.dev || now.ino !== checked.ino) {
     close();
-    const error: NodeJS.ErrnoException = new Error(
-      `ENOENT: the folder was replaced since it was checked, scandir '${path}'`,
-    );
-    error.code = "ENOENT";
-    error.syscall = "scandir";
-    error.path = path;
-    throw error;
+    throw replacedError(path);
   }
   return { at: `/proc/self/fd/${fd}`, fd, close };
 }

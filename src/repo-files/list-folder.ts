@@ -7,6 +7,7 @@ import {
   openedPath,
   type ReadHandle,
   readdirEntriesSync,
+  replacedError,
 } from "../_io.js";
 import { checkpoint } from "../_pace.js";
 import { movedFrom } from "./door-checks.js";
@@ -61,16 +62,8 @@ export function openedElsewhere(fd: ReadHandle | number, expected: string): bool
   return movedFrom(expected, openedPath(fd));
 }
 
-/** The error of a folder (or file) replaced between its check and its open: as if gone. */
-export function replacedError(path: string): NodeJS.ErrnoException {
-  const error: NodeJS.ErrnoException = new Error(
-    `ENOENT: the folder was replaced since it was checked, scandir '${path}'`,
-  );
-  error.code = "ENOENT";
-  error.syscall = "scandir";
-  error.path = path;
-  return error;
-}
+/** The error of a folder (or file) replaced between its check and its open (one builder, src/_io.ts). */
+export { replacedError };
 
 /**
  * {@link openCheckedFolder}, and with `real` the held folder must lie there
