@@ -342,6 +342,8 @@ const SLOW = [
   "test/catalogue/hostile-builtin-section-html-tag-rev92c.test.ts",
   // rev92c low notes: two untrusted renders of forged closers and owner marks (0.7-1.8 s under load).
   "test/catalogue/hostile-element-name-line-break-rev92c.test.ts",
+  // rev93h F2: three renders (an untrusted AGENTS.md, twice; a trusted always rule), 1.1-1.9 s under a load of 10.
+  "test/catalogue/hostile-quirks-inline-table-rev93h.test.ts",
   // The package, a render and the CLI's render loaded in a graph of its own, then the tokenizer:
   // whether it is loaded is the test, so it cannot share a graph (2.6 s at a load of 1.5).
   "test/api/lazy-tokenizer.test.ts",

@@ -45,6 +45,7 @@ import {
   withCheckBudget,
   withOneRender,
 } from "./sections/html-reading.js";
+import { inlineTableStarts, inlineTablesAsText } from "./sections/markdown-html.js";
 import type { Diagnostic } from "./types.js";
 
 export type { Fence } from "./_blocks.js";
@@ -1077,8 +1078,9 @@ function closedBlocks(
   joined: TextStart,
   options: OpenToYoursOptions | undefined,
 ): { text: string; bare: boolean } {
-  // A text not yours: no raw `<` in a GFM table's lines, which CommonMark's check cannot see (rev65b F1).
-  const read = options?.unread === undefined ? tableRunsAsText(text) : text;
+  // A text not yours: no raw `<` in a GFM table's lines, which CommonMark's check cannot see (rev65b F1),
+  // and no `<table` inside a paragraph, which a page without a doctype reads otherwise (rev93h F2).
+  const read = options?.unread === undefined ? inlineTablesAsText(tableRunsAsText(text)) : text;
   const close = (t: string) => closeOpenComment(closeOpenFence(t, joined));
   if (options?.unread !== undefined) {
     const closed = closeHiddenRuns(close(read), { withLine, close }, options);
@@ -1374,6 +1376,30 @@ export const HOST_RESULT_CHECK_CHARS = 256 * 1024;
  * `&lt;`, asks {@link blockClosingAfter} and {@link hiddenClosingAfter} apart.
  */
 export function hostClosingAfter(before: string): string | undefined {
+  const closed = hostClosersOf(before);
+  return closed === undefined ? undefined : closed + quirksEndTags(before, closed);
+}
+
+/**
+ * The renderer's own inline formatting elements (a link, emphasis, strikethrough), each as many
+ * times as HTML's list of them keeps identical ones (three), whose end tags follow a host's tool
+ * result that holds a `<table` inside a paragraph ({@link inlineTableStarts}): it cannot be
+ * rewritten as a repository's text is ({@link inlineTablesAsText}), and a page without a doctype
+ * opens that table inside the renderer's `<a>`/`<em>`/`<strong>`/`<s>`, whose own end tag is
+ * ignored there, so the host's next words were in them (review rev93h F2). Where nothing is left
+ * open (no-quirks, or no such element), each end tag ends nothing.
+ */
+const QUIRKS_END_TAGS = `</a>${"</em></strong></s>".repeat(3)}`;
+
+/** {@link QUIRKS_END_TAGS} on a closer line of its own after `before` and its closers, or "". */
+function quirksEndTags(before: string, closer: string): string {
+  if (inlineTableStarts(before).length === 0) return "";
+  const text = before + closer;
+  return withLine(text, `${EMPTY_COMMENT}${QUIRKS_END_TAGS}`).slice(text.length);
+}
+
+/** {@link hostClosingAfter} without {@link QUIRKS_END_TAGS}: the closers of the text read as a fragment. */
+function hostClosersOf(before: string): string | undefined {
   const closer = closersAfter(before, "");
   if (closer !== undefined && rawMarkupCloser(before + closer) === "") return closer;
   // A result that ends inside a tag, a bogus comment or CDATA (`<a href='`, `<!x`, `</a`, also in

@@ -7,7 +7,7 @@ import {
   MAX_HTML_TAGS,
   rawHidingTagsAt,
 } from "../sections/html-reading.js";
-import { markdownAsHtml } from "../sections/markdown-html.js";
+import { inlineTableStarts, markdownAsHtml } from "../sections/markdown-html.js";
 import type { Diagnostic } from "../types.js";
 import { HiddenRuns } from "./_hidden-runs.js";
 import { ARGUMENT_WHITESPACE, parseCommandArgs } from "./args.js";
@@ -190,12 +190,15 @@ function guardedExpansion(
   const told =
     onPageTag &&
     ((_line: number, tag: string, at: number) => onPageTag(lineOf(read, pieces.placeOf(at)), tag));
+  if (substituted === undefined) return { hidden, expanded: undefined };
+  // No `<table` of the template's inside a paragraph, read in the expansion as it is printed (a
+  // default's, one a placeholder split): a page without a doctype opens it in the renderer's own
+  // link or emphasis around your words (rev93h F2, `inlineTablesAsText`). Yours is as you typed it.
+  const tables = pieces.templates(inlineTableStarts(substituted));
+  const ended = pieces.escaped(substituted, tables);
   return {
     hidden,
-    expanded:
-      substituted === undefined
-        ? undefined
-        : escapeWrapperTags(substituted, HOST_ELEMENT_NAMES, false, told, undefined, pieces.yours),
+    expanded: escapeWrapperTags(ended, HOST_ELEMENT_NAMES, false, told, undefined, pieces.yours),
   };
 }
 
@@ -239,6 +242,50 @@ class ExpansionPieces implements ArgumentGuard {
 
   before(at: number, rest: ReadRest): string {
     return this.inner.before(at, rest);
+  }
+
+  /** The offsets of `places` (in order) in none of {@link yours}. */
+  templates(places: readonly number[]): number[] {
+    const out: number[] = [];
+    let range = 0;
+    for (const at of places) {
+      while (range < this.yours.length && (this.yours[range] as [number, number])[1] <= at) range++;
+      const mine = this.yours[range];
+      if (mine === undefined || at < mine[0]) out.push(at);
+    }
+    return out;
+  }
+
+  /**
+   * `expanded` with the `<` at each of `places` (in order) written `&lt;`, and
+   * {@link yours} and the pieces' starts moved to match, so that a place of
+   * the result is still told as the template's ({@link placeOf}).
+   */
+  escaped(expanded: string, places: readonly number[]): string {
+    if (places.length === 0) return expanded;
+    // Each `&lt;` is three characters more: an offset moves by three for each place before it.
+    const moved = (at: number) => {
+      let low = 0;
+      let high = places.length;
+      while (low < high) {
+        const mid = (low + high) >> 1;
+        if ((places[mid] as number) < at) low = mid + 1;
+        else high = mid;
+      }
+      return at + 3 * low;
+    };
+    for (const range of this.yours) {
+      range[0] = moved(range[0]);
+      range[1] = moved(range[1]);
+    }
+    for (let i = 0; i < this.starts.length; i++) this.starts[i] = moved(this.starts[i] as number);
+    let out = "";
+    let copied = 0;
+    for (const at of places) {
+      out += `${expanded.slice(copied, at)}&lt;`;
+      copied = at + 1;
+    }
+    return out + expanded.slice(copied);
   }
 
   /** Where in the template the expansion's `at` is from: in a value (or a closer), its placeholder. */
