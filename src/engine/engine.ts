@@ -3,6 +3,7 @@ import type { HelperDelegate, RuntimeOptions, TemplateDelegate } from "handlebar
 import { registerBuiltinHelpers } from "../../helpers/index.js";
 import { meterHelper, type PromptCompiles, type PromptWork, RenderBudget } from "./_budget.js";
 import { PRINTED_HOOK, useStringAppends } from "./_compat.js";
+import { countCompilePieces, withCompileStop } from "./_compile-stop.js";
 import {
   helperErrorGuard,
   PartialCallError,
@@ -66,6 +67,14 @@ export interface RenderOptions {
   holdPartial?: (name: string, source: string) => "hold" | "skip" | undefined;
   /** What a held print that failed prints instead, told its error (located in the partial). */
   partialFailed?: (name: string, error: TemplateError) => string;
+  /**
+   * Asked before each compile of a template that is not your own (not in
+   * `work`'s own sources), this render's or a partial's it calls, and between
+   * small pieces of it (`PIECES_PER_READ`: 0.2-0.5 ms of CPU apart on average): what it throws
+   * ends that compile, which is not kept, and is that template's error (review
+   * rev93g F1: one compile within every cap took 0.5-1.2 s of CPU unasked).
+   */
+  compileStop?: () => void;
 }
 
 export interface Engine {
@@ -143,6 +152,7 @@ function createCompiler(): HandlebarsInstance {
   const full = loadCompiler();
   const compiler = full.create();
   useStringAppends(compiler);
+  countCompilePieces(compiler);
   return compiler;
 }
 
@@ -239,7 +249,7 @@ export function createEngine(): Engine {
   /** The render in progress's `printed`. */
   let printing: RenderOptions["printed"] | undefined;
   /** The render in progress's `holdPartial` and `partialFailed`, and whether a held print of it runs now. */
-  let holding: Pick<RenderOptions, "holdPartial" | "partialFailed"> | undefined;
+  let holding: Pick<RenderOptions, "holdPartial" | "partialFailed" | "compileStop"> | undefined;
   let inHeld = false;
   const printedHook = (value: unknown) => (printing === undefined ? value : printing(value));
   const currentBudget = () => budget;
@@ -324,7 +334,12 @@ export function createEngine(): Engine {
    * it though the cache drops it; each compile is charged to the prompt's
    * ({@link PromptCompiles}) first.
    */
-  function compile(source: string, work?: PromptWork, compiles = work?.compiles): Compiled {
+  function compile(
+    source: string,
+    work?: PromptWork,
+    compiles = work?.compiles,
+    stop?: () => void,
+  ): Compiled {
     // What the prompt compiled is kept from its compile on: compiled at most once in it.
     const mine = compiles === undefined ? undefined : kept.get(compiles);
     const cached = cache.get(source) ?? mine?.entries.get(source);
@@ -333,11 +348,14 @@ export function createEngine(): Engine {
       if (cached.result instanceof TemplateError) throw cached.result;
       return cached.result;
     }
+    const own = work?.isOwn(source) === true;
+    // Not yours: stopped before it starts, and between its pieces (rev93g F1); a compile stopped is not kept.
+    const stopping = own ? undefined : stop;
+    stopping?.();
     work?.refuseIfOver(source);
     const ahead = precompiled.get(source);
     const size = ahead?.size ?? templateSize(source);
     work?.count(source, size);
-    const own = work?.isOwn(source) === true;
     if (!own) compiles?.charge(size);
     let entry: Compiled | TemplateError | undefined;
     if (ahead !== undefined) {
@@ -349,18 +367,21 @@ export function createEngine(): Engine {
       }
     }
     if (entry === undefined) {
-      try {
-        const ast = parseSource(compiler(), source);
-        // Its places from this parse, before code generation changes the tree: never parsed again to place an error.
-        const places = placesFrom(placeMap(ast));
-        // One parse and one code generation, done now rather than lazily on
-        // the first call (as hb.compile would), so an unknown helper is a
-        // compile error that `check` sees without data.
-        const template = fromSpec(precompileAst(compiler(), ast));
-        entry = { places, template };
-      } catch (error) {
-        entry = toTemplateError(compiler(), error, undefined);
-      }
+      entry = withCompileStop(stopping, () => {
+        try {
+          const ast = parseSource(compiler(), source);
+          // Its places from this parse, before code generation changes the tree: never parsed again to place an error.
+          const places = placesFrom(placeMap(ast));
+          // One parse and one code generation, done now rather than lazily on
+          // the first call (as hb.compile would), so an unknown helper is a
+          // compile error that `check` sees without data.
+          const template = fromSpec(precompileAst(compiler(), ast));
+          return { places, template };
+        } catch (error) {
+          // Stopped: thrown by withCompileStop as the stop threw it, never kept.
+          return toTemplateError(compiler(), error, undefined);
+        }
+      });
     }
     const made = { result: entry, size };
     keep(source, made);
@@ -442,6 +463,7 @@ export function createEngine(): Engine {
     >,
     source: string,
     spending: RenderBudget | undefined,
+    stop: (() => void) | undefined,
   ): Compiled {
     const compiles = spending?.compiles;
     const work = spending?.work;
@@ -449,7 +471,7 @@ export function createEngine(): Engine {
     if (known !== undefined && known.work === work && known.helpers === helperGeneration) {
       return known.compiled;
     }
-    const compiled = compile(source, work, compiles);
+    const compiled = compile(source, work, compiles, stop);
     if (compiles !== undefined) mine.set(compiles, { work, helpers: helperGeneration, compiled });
     return compiled;
   }
@@ -486,7 +508,7 @@ export function createEngine(): Engine {
         if (typeof source === "function") {
           result = String(source(context) ?? "");
         } else {
-          compiled = compiledFor(mine, source, spending);
+          compiled = compiledFor(mine, source, spending, holder?.compileStop);
           result = compiled.template(context, options);
           if (finish) {
             // Read whole, callees' text included, at each partial level (review rev45b F6).
@@ -638,7 +660,7 @@ export function createEngine(): Engine {
   const engine: Engine = {
     render(source, data, options = {}) {
       const spending = new RenderBudget(options.work);
-      const compiled = compile(source, options.work, spending.compiles);
+      const compiled = compile(source, options.work, spending.compiles, options.compileStop);
       const outer = budget;
       const outerFinish = finishing;
       const outerPrinting = printing;
