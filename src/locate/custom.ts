@@ -268,14 +268,17 @@ export function replacedByProject(
 }
 
 /**
- * rev93g F2: a partial block of yours (`{{#> policy}}your text{{/policy}}` in
- * your section or your SYSTEM_TEMPLATE.md) whose name a trusted project's
- * partial fills: its body, your fallback text, is replaced by the project's
- * partial, which prints it (`{{> @partial-block}}`) or not as it likes. One
- * warning per block (a block with no text but blanks and comments is none),
- * at your file and line, naming the project's file. A template the prefilter
- * finds no `#>` in is never parsed; one that fails to parse is said by its
- * render.
+ * rev93g F2: a partial block of yours (`{{#> policy}}your text{{/policy}}`)
+ * whose name a trusted project's partial fills: its body, your fallback text,
+ * is replaced by the project's partial, which prints it
+ * (`{{> @partial-block}}`) or not as it likes. One warning per block (a block
+ * with no text but blanks and comments is none), at your file and line, naming
+ * the project's file. Every template of yours that may print is read
+ * ({@link yourTemplates}: your sections, your partials, your
+ * SYSTEM_TEMPLATE.md; rev96e F2 found your partials unread), and a block's
+ * name is the name Handlebars looks up, however it is written ({@link
+ * partialBlocks}). A template the prefilter finds no `#>` in is never parsed;
+ * one that fails to parse is said by its render.
  */
 function blockBodiesReplaced(
   templates: readonly SectionTemplate[],
@@ -283,39 +286,83 @@ function blockBodiesReplaced(
   project: LoadedLayer,
 ): Diagnostic[] {
   if (Object.keys(project.partials).length === 0) return [];
-  const texts: { text: string; path: string | undefined; line: number }[] = templates.flatMap(
-    (t) =>
-      t.source.layer === "user" && t.meta.enabled
-        ? [{ text: t.body, path: t.source.path, line: t.bodyLine }]
-        : [],
+  const folder = project.partialsDir ?? ".pi/partials";
+  return yourTemplates(templates, user, project).flatMap(({ text, path, line }) =>
+    partialBlocks(text).flatMap((b) => {
+      const at = `${path ?? "your template"}:${line + b.line - 1}`;
+      // A name chosen as the prompt renders (`{{#> (lookup . "x")}}`) may be any partial's.
+      if (b.name === undefined)
+        return [
+          replacedYours(
+            `the text of your partial block {{#> (…)}}…{{/…}} (${at}) may be left out: its partial's name is chosen as the prompt renders, and a partial of the project's (${folder}) of that name takes its place, printing your block's text only if it calls {{> @partial-block}}, as its own text (a project's partial of a name fills your block, as in pi)`,
+            folder,
+          ),
+        ];
+      if (!Object.hasOwn(project.partials, b.name)) return [];
+      const theirs = join(folder, `${b.name}.md`);
+      return [
+        replacedYours(
+          `the text of your partial block {{#> ${b.name}}}…{{/${b.name}}} (${at}) is left out: the project's ${theirs} takes its place, and prints your block's text only if it calls {{> @partial-block}}, as its own text (a project's partial of a name fills your block, as in pi)`,
+          theirs,
+        ),
+      ];
+    }),
   );
+}
+
+/**
+ * Every template of yours the render may print, with its file and first line:
+ * each version of yours in an enabled section's stack that may print (the top
+ * one, or one below a version that is blank, inheriting its body, or calls a
+ * partial, `{{> base}}`), each partial of yours a project's partial of its
+ * name does not replace (that is said by {@link partialsReplaced}), and your
+ * SYSTEM_TEMPLATE.md. Your literal SYSTEM.md and APPEND_SYSTEM.md, your
+ * general rules and values are text, never templates.
+ */
+function yourTemplates(
+  templates: readonly SectionTemplate[],
+  user: LoadedLayer,
+  project: LoadedLayer,
+): { text: string; path: string | undefined; line: number }[] {
+  const texts: { text: string; path: string | undefined; line: number }[] = [];
+  for (const t of templates) {
+    if (!t.meta.enabled) continue;
+    for (let v: SectionTemplate | undefined = t; v !== undefined; v = v.lower) {
+      if (v.source.layer === "user")
+        texts.push({ text: v.body, path: v.source.path, line: v.bodyLine });
+      if (v.body.trim() !== "" && !CALLS_PARTIAL.test(v.body)) break;
+    }
+  }
+  for (const name of Object.keys(user.partials).sort()) {
+    const text = user.partials[name];
+    if (text === undefined || Object.hasOwn(project.partials, name)) continue;
+    texts.push({
+      text,
+      path: user.partialsDir ? join(user.partialsDir, `${name}.md`) : undefined,
+      line: user.partialLines?.[name] ?? 1,
+    });
+  }
   if (user.system?.template === true)
     texts.push({
       text: user.system.text,
       path: user.system.source.path,
       line: user.system.line ?? 1,
     });
-  return texts.flatMap(({ text, path, line }) =>
-    partialBlocks(text)
-      .filter((b) => Object.hasOwn(project.partials, b.name))
-      .map((b) => {
-        const theirs = project.partialsDir
-          ? join(project.partialsDir, `${b.name}.md`)
-          : `.pi/partials/${b.name}.md`;
-        const at = `${path ?? "your template"}:${line + b.line - 1}`;
-        return replacedYours(
-          `the text of your partial block {{#> ${b.name}}}…{{/${b.name}}} (${at}) is left out: the project's ${theirs} takes its place, and prints your block's text only if it calls {{> @partial-block}}, as its own text (a project's partial of a name fills your block, as in pi)`,
-          theirs,
-        );
-      }),
-  );
+  return texts;
 }
 
 /** A partial block's opener, `{{#>` or `{{~#>`: a template without one is not parsed. */
 const PARTIAL_BLOCK_OPENER = /\{\{~?#>/;
 
-/** The partial blocks with a non-blank body in a template, by name and 1-based line. */
-function partialBlocks(text: string): { name: string; line: number }[] {
+/**
+ * The partial blocks with a non-blank body in a template, by 1-based line and
+ * the partial name Handlebars looks up for each: the path's, the string's, the
+ * number's as printed (`{{#> policy}}`, `{{#> [policy]}}`, `{{#> "policy"}}`,
+ * `{{#> 'policy'}}`, `{{#> 5}}`, `{{#> true}}` name `policy`, `5`, `true`: its
+ * `original`, which Handlebars' compiler looks up as a string). A name chosen
+ * at run time (a subexpression, `{{#> (lookup . "x")}}`) is undefined.
+ */
+function partialBlocks(text: string): { name: string | undefined; line: number }[] {
   if (!PARTIAL_BLOCK_OPENER.test(text)) return [];
   let ast: TemplateAst;
   try {
@@ -323,7 +370,7 @@ function partialBlocks(text: string): { name: string; line: number }[] {
   } catch {
     return [];
   }
-  const found: { name: string; line: number }[] = [];
+  const found: { name: string | undefined; line: number }[] = [];
   const walk = (node: unknown): void => {
     if (node === null || typeof node !== "object") return;
     const n = node as {
@@ -334,15 +381,19 @@ function partialBlocks(text: string): { name: string; line: number }[] {
       name?: { type?: unknown; original?: unknown };
       loc?: { start?: { line?: number } };
     };
-    if (n.type === "PartialBlockStatement") {
+    if (n.type === "PartialBlockStatement" && n.name !== undefined) {
       const body = (n.program as { body?: unknown[] } | undefined)?.body ?? [];
       const filled = body.some((s) => {
         const st = s as { type?: unknown; value?: unknown };
         if (st.type === "CommentStatement") return false;
         return !(st.type === "ContentStatement" && String(st.value).trim() === "");
       });
-      if (filled && n.name?.type === "PathExpression" && typeof n.name.original === "string")
-        found.push({ name: n.name.original, line: n.loc?.start?.line ?? 1 });
+      const dynamic = n.name.type === "SubExpression";
+      if (filled)
+        found.push({
+          name: dynamic ? undefined : String(n.name.original),
+          line: n.loc?.start?.line ?? 1,
+        });
     }
     if (Array.isArray(n.body)) for (const s of n.body) walk(s);
     walk(n.program);

@@ -26,6 +26,8 @@ export interface LoadedLayer {
   partials: Record<string, string>;
   /** The folder {@link partials} were read from (`<layer>/partials`), for naming one in a diagnostic. */
   partialsDir?: string;
+  /** The file line each partial's source starts at, for one with frontmatter (absent: line 1). */
+  partialLines?: Record<string, number>;
   /** SYSTEM.md or SYSTEM_TEMPLATE.md of this layer (SYSTEM.md wins). */
   system: CustomPrompt | null;
   /** APPEND_SYSTEM.md of this layer, trimmed. */
@@ -139,6 +141,7 @@ export async function loadLayer(
     sections: sections.sections,
     partials: partials.partials,
     partialsDir: join(dir, "partials"),
+    ...(partials.lines ? { partialLines: partials.lines } : {}),
     system: systemPrompt,
     append: append?.text !== undefined ? append.text.trim() : null,
     ...(append?.text !== undefined ? { appendPath: join(dir, "APPEND_SYSTEM.md") } : {}),
@@ -195,9 +198,14 @@ async function loadPartials(
   dir: string,
   reach: Reach | undefined,
   signal: AbortSignal | undefined,
-): Promise<{ partials: Record<string, string>; diagnostics: Diagnostic[] }> {
+): Promise<{
+  partials: Record<string, string>;
+  lines?: Record<string, number>;
+  diagnostics: Diagnostic[];
+}> {
   const { names, diagnostics } = await listMarkdown(dir, signal, reach);
   const partials: Record<string, string> = {};
+  let lines: Record<string, number> | undefined;
   const { texts: reads, cut } = await readLayerFiles(dir, names, reach);
   if (cut) diagnostics.push(cut);
   for (const [i, read] of reads.entries()) {
@@ -209,6 +217,10 @@ async function loadPartials(
     const doc = parseFrontmatter(read.text, join(dir, `${name}.md`));
     pushAll(diagnostics, doc.diagnostics);
     partials[name] = doc.body;
+    if (doc.bodyLine !== 1) {
+      lines ??= {};
+      lines[name] = doc.bodyLine;
+    }
   }
-  return { partials, diagnostics };
+  return { partials, ...(lines ? { lines } : {}), diagnostics };
 }

@@ -19,6 +19,7 @@ import {
   placeholderStarts,
   placeholdersAsLetters,
   placeholdersAsRows,
+  printedPlaces,
   type ReadRest,
   substituteArgs,
   substitutePlain,
@@ -174,7 +175,7 @@ function guardedExpansion(
   wrapsOnly: boolean,
   onPageTag?: (line: number, tag: string) => void,
 ): { hidden: HiddenArguments; expanded: string | undefined } {
-  let hidden = new HiddenArguments(content, wrapsOnly);
+  let hidden = new HiddenArguments(content, wrapsOnly, args, maxChars);
   let read = content;
   let pieces = new ExpansionPieces(hidden);
   let substituted = substituteArgs(content, args, maxChars, pieces);
@@ -182,7 +183,7 @@ function guardedExpansion(
     // Something the template opens before your words that nothing closes (`<plaintext>`), or
     // more markup than one reading takes: its markup is read as text.
     read = markupAsText(content);
-    hidden = new HiddenArguments(read, wrapsOnly);
+    hidden = new HiddenArguments(read, wrapsOnly, args, maxChars);
     hidden.markupAsText = true;
     pieces = new ExpansionPieces(hidden);
     substituted = substituteArgs(read, args, maxChars, pieces);
@@ -326,6 +327,11 @@ class HiddenArguments implements ArgumentGuard {
   private bodies: number[] | undefined;
   /** The index in {@link bodies} of the first pair not ended before the last place asked. */
   private body = 0;
+  /** The expansion for your words as it prints, its table rows and where each value is in it ({@link printedPlaces}). */
+  private printed: { bodies: number[]; ats: number[]; places: number[] } | undefined;
+  /** The index in {@link printed}'s `ats`, and in its `bodies`, of the last place asked. */
+  private printedAt = 0;
+  private printedBody = 0;
   /** How much of the next text fed is the lead {@link before} already fed. */
   private fedAhead = 0;
   private readonly lines: number[] = [];
@@ -333,10 +339,15 @@ class HiddenArguments implements ArgumentGuard {
   private lineEnd = -1;
   private line = 1;
 
-  /** `commentsOnly`: the template closes its own blocks, so only an open `<!--` hides your words. */
+  /**
+   * `commentsOnly`: the template closes its own blocks, so only an open `<!--` hides your words.
+   * `args`: the words you typed, whose expansion's own table rows are read too ({@link inTableBody}).
+   */
   constructor(
     private readonly content: string,
     private readonly commentsOnly = false,
+    private readonly args: readonly string[] = [],
+    private readonly maxChars = MAX_EXPANDED_CHARS,
   ) {}
 
   feed(text: string, templateAt?: number): void {
@@ -430,7 +441,10 @@ class HiddenArguments implements ArgumentGuard {
     return closer;
   }
 
-  /** Whether the template's offset `at` is in a row of its table's body; asked in order. */
+  /**
+   * Whether the template's offset `at` (a placeholder printing a value) is in a row of its
+   * table's body, in either reading; asked in order.
+   */
   private inTableBody(at: number): boolean {
     // Read with a word at each placeholder: your words' own rows are yours. A default that may
     // print a delimiter row may be one, its lines each (rev93h F1: `${9:-| --- |}`).
@@ -438,7 +452,34 @@ class HiddenArguments implements ArgumentGuard {
       line.includes(ROW_MARK),
     );
     while ((this.bodies[this.body + 1] ?? Number.POSITIVE_INFINITY) <= at) this.body += 2;
-    return (this.bodies[this.body] ?? Number.POSITIVE_INFINITY) <= at;
+    if ((this.bodies[this.body] ?? Number.POSITIVE_INFINITY) <= at) return true;
+    return this.inPrintedTableBody(at);
+  }
+
+  /**
+   * Whether the value of the placeholder at `at` is in a row of a table's body in the
+   * expansion as it prints for your words ({@link printedPlaces}): a placeholder printing
+   * nothing or its default writes the template's delimiter row as much as its text does
+   * (rev96e F3: `$9| --- |`, `| -$9-- |`, `${9:-}| --- |`, `${9:-|} --- |` with fewer than 9
+   * words), which the reading with a word at each placeholder cannot see. Exact for the words
+   * typed, each expansion judged on its own; asked in order.
+   */
+  private inPrintedTableBody(at: number): boolean {
+    if (this.printed === undefined) {
+      const printed = printedPlaces(this.content, this.args, this.maxChars);
+      this.printed = {
+        bodies: printed === undefined ? [] : tableBodies(printed.text),
+        ats: printed?.ats ?? [],
+        places: printed?.places ?? [],
+      };
+    }
+    const { bodies, ats, places } = this.printed;
+    while ((ats[this.printedAt] ?? Number.POSITIVE_INFINITY) < at) this.printedAt++;
+    if (ats[this.printedAt] !== at) return false;
+    const place = places[this.printedAt] as number;
+    while ((bodies[this.printedBody + 1] ?? Number.POSITIVE_INFINITY) <= place)
+      this.printedBody += 2;
+    return (bodies[this.printedBody] ?? Number.POSITIVE_INFINITY) <= place;
   }
 
   private endOfLine(from: number): number {

@@ -329,6 +329,37 @@ export function placeholdersAsRows(content: string, mark: string): string {
   return copied === 0 ? content : out + content.slice(copied);
 }
 
+/**
+ * The expansion of `content` for `args` as {@link substituteArgs} prints it
+ * (each default's text, an empty value as nothing, your words as you typed
+ * them), with where each placeholder that prints a value starts in it:
+ * `ats` its `$` in `content`, `places` its value in `text`, in order. What
+ * a GFM reader of the expansion reads as a table, judged on the text itself
+ * rather than on a reading of the template (review rev96e F3: `$9| --- |`
+ * read `xx| --- |`, and printed a delimiter row). Undefined past `maxChars`,
+ * as the expansion is.
+ */
+export function printedPlaces(
+  content: string,
+  args: readonly string[],
+  maxChars: number = MAX_EXPANDED_CHARS,
+): { text: string; ats: number[]; places: number[] } | undefined {
+  const ats: number[] = [];
+  const places: number[] = [];
+  let size = 0;
+  const text = substituteArgs(content, args, maxChars, {
+    feed: (piece) => {
+      size += piece.length;
+    },
+    before: (at) => {
+      ats.push(at);
+      places.push(size);
+      return "";
+    },
+  });
+  return text === undefined ? undefined : { text, ats, places };
+}
+
 /** Where each placeholder of `content` starts (its `$`), in order. */
 export function placeholderStarts(content: string): number[] {
   return Array.from(placeholdersOf(content), ({ at }) => at);
