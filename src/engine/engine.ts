@@ -66,6 +66,17 @@ export interface RenderOptions {
   holdPartial?: (name: string, source: string) => "hold" | "skip" | undefined;
   /** What a held print that failed prints instead, told its error (located in the partial). */
   partialFailed?: (name: string, error: TemplateError) => string;
+  /**
+   * What a partial block's body prints (`{{#> name}}body{{/name}}`, run by the
+   * partial's `{{> @partial-block}}`, or in place of a partial that is
+   * missing) becomes, told the source of the template the block is written in
+   * (`writer`: undefined for the render's own template) and the sources of
+   * the partials given as source running around the print (`within`,
+   * outermost first). Absent: the text as it is. The text a block of yours
+   * prints inside a project's partial is marked yours by it, so the partial's
+   * {@link partialText} leaves it as you wrote it (fx96b, review rev93g F2).
+   */
+  blockText?: (writer: string | undefined, within: readonly string[], text: string) => string;
 }
 
 export interface Engine {
@@ -241,6 +252,23 @@ export function createEngine(): Engine {
   /** The render in progress's `holdPartial` and `partialFailed`, and whether a held print of it runs now. */
   let holding: Pick<RenderOptions, "holdPartial" | "partialFailed"> | undefined;
   let inHeld = false;
+  /** The render in progress's `blockText`. */
+  let blocking: RenderOptions["blockText"] | undefined;
+  /** The source of the template whose code runs now (undefined: the render's own), and the partials given as source running around it. */
+  let writing: string | undefined;
+  let within: string[] = [];
+  const blocks: BlockPrints = {
+    writer: () => writing,
+    enter: (writer) => {
+      const outer = writing;
+      writing = writer;
+      return outer;
+    },
+    leave: (outer) => {
+      writing = outer;
+    },
+    printed: (writer, text) => (blocking === undefined ? text : blocking(writer, within, text)),
+  };
   const printedHook = (value: unknown) => (printing === undefined ? value : printing(value));
   const currentBudget = () => budget;
   const noop = (hb as unknown as { VM?: { noop?: unknown } }).VM?.noop;
@@ -252,7 +280,7 @@ export function createEngine(): Engine {
     );
   }
   meterInlinePartials(hb, currentBudget);
-  meterPartialBlocks(hb, currentBudget, noop);
+  meterPartialBlocks(hb, currentBudget, noop, blocks);
   hb.registerHelper(PARTIAL_CONTEXT, partialContext(currentBudget));
   let compilerInstance: HandlebarsInstance | undefined;
   const compiler = () => {
@@ -478,6 +506,9 @@ export function createEngine(): Engine {
       if (mark !== undefined) inHeld = true;
       let compiled: Compiled | undefined;
       let result: string;
+      // Who writes the code running now, and the partials around it: put back on return or failure.
+      const outerWriting = writing;
+      const depth = within.length;
       // No `finally`: an error here ends the whole render, budget and all (a held print's, only the print).
       try {
         spending?.enterPartial(name);
@@ -487,7 +518,11 @@ export function createEngine(): Engine {
           result = String(source(context) ?? "");
         } else {
           compiled = compiledFor(mine, source, spending);
+          writing = source;
+          within.push(source);
           result = compiled.template(context, options);
+          writing = outerWriting;
+          within.length = depth;
           if (finish) {
             // Read whole, callees' text included, at each partial level (review rev45b F6).
             spending?.reread(result.length);
@@ -497,6 +532,8 @@ export function createEngine(): Engine {
         }
         spending?.end(result);
       } catch (error) {
+        writing = outerWriting;
+        within.length = depth;
         const failure = toTemplateError(hb, error, compiled?.places);
         if (mark === undefined || spending === undefined) {
           // Located by the caller at its `{{> name}}`.
@@ -645,8 +682,14 @@ export function createEngine(): Engine {
       const outerPartials = rendering;
       const outerHolding = holding;
       const outerInHeld = inHeld;
+      const outerBlocking = blocking;
+      const outerWriting = writing;
+      const outerWithin = within;
       budget = spending;
       finishing = options.partialText;
+      blocking = options.blockText;
+      writing = undefined;
+      within = [];
       printing = options.printed;
       holding = options;
       inHeld = false;
@@ -666,6 +709,9 @@ export function createEngine(): Engine {
         printing = outerPrinting;
         holding = outerHolding;
         inHeld = outerInHeld;
+        blocking = outerBlocking;
+        writing = outerWriting;
+        within = outerWithin;
       }
     },
     check(source) {
@@ -987,6 +1033,7 @@ function meterPartialBlocks(
   hb: HandlebarsInstance,
   current: () => RenderBudget | undefined,
   noop: unknown,
+  blocks: BlockPrints,
 ): void {
   const target = hb as unknown as { VM: Record<string, unknown> };
   const vm = target.VM;
@@ -1031,26 +1078,53 @@ function meterPartialBlocks(
     invokePartial(this: unknown, partial: unknown, context: unknown, options: { fn?: unknown }) {
       const body = options.fn;
       if (typeof body === "function" && body !== noop) {
-        options.fn = meteredBody(body as DecoratorProgram, current);
+        // Written in the template whose code calls the partial: its body runs as that template's.
+        options.fn = meteredBody(body as DecoratorProgram, current, blocks, blocks.writer());
       }
       return invoke.call(this, partial, context, options);
     },
   };
 }
 
-/** `body` run as a partial call of {@link PARTIAL_BLOCK}, keeping what Handlebars and {@link blockScope} read on it. */
+/**
+ * What the engine tells {@link meteredBody} of the code running: whose
+ * template it is (`writer`, undefined for the render's own), set for a body's
+ * run (`enter`, put back by `leave`), and what a body's print becomes
+ * ({@link RenderOptions.blockText}).
+ */
+interface BlockPrints {
+  writer(): string | undefined;
+  enter(writer: string | undefined): string | undefined;
+  leave(outer: string | undefined): void;
+  printed(writer: string | undefined, text: string): string;
+}
+
+/**
+ * `body` run as a partial call of {@link PARTIAL_BLOCK}, keeping what
+ * Handlebars and {@link blockScope} read on it; run as the code of `writer`,
+ * the template it is written in, and its print given to
+ * {@link BlockPrints.printed} (fx96b, review rev93g F2).
+ */
 function meteredBody(
   body: DecoratorProgram,
   current: () => RenderBudget | undefined,
+  blocks: BlockPrints,
+  writer: string | undefined,
 ): DecoratorProgram {
   const run: DecoratorProgram = (context, options) => {
     const budget = current();
-    if (budget === undefined) return body(context, options);
-    // No `finally`: an error here ends the whole render, budget and all.
+    // No `finally`: an error here ends the whole render (or the held print around it), which puts the writer back.
+    const outer = blocks.enter(writer);
+    if (budget === undefined) {
+      const text = body(context, options);
+      blocks.leave(outer);
+      return blocks.printed(writer, text);
+    }
     budget.enterPartial(PARTIAL_BLOCK);
     const result = budget.run(() => body(context, options));
     budget.leavePartial();
-    return result;
+    blocks.leave(outer);
+    return blocks.printed(writer, result);
   };
   const props = body as { partials?: unknown; [SCOPE_KEY]?: unknown };
   if (props.partials !== undefined) (run as { partials?: unknown }).partials = props.partials;

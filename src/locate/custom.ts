@@ -304,7 +304,7 @@ function blockBodiesReplaced(
           : `.pi/partials/${b.name}.md`;
         const at = `${path ?? "your template"}:${line + b.line - 1}`;
         return replacedYours(
-          `the text of your partial block {{#> ${b.name}}}…{{/${b.name}}} (${at}) is left out: the project's ${theirs} takes its place, and prints your block's text only if it calls {{> @partial-block}}, as its own text (a project's partial of a name fills your block, as in pi)`,
+          `the text of your partial block {{#> ${b.name}}}…{{/${b.name}}} (${at}) is left out: the project's ${theirs} takes its place, and prints your block's text only if it calls {{> @partial-block}} (then as you wrote it, anything its text left open before it closed; a project's partial of a name fills your block, as in pi)`,
           theirs,
         );
       }),
