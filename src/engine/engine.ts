@@ -67,16 +67,22 @@ export interface RenderOptions {
   /** What a held print that failed prints instead, told its error (located in the partial). */
   partialFailed?: (name: string, error: TemplateError) => string;
   /**
-   * What a partial block's body prints (`{{#> name}}body{{/name}}`, run by the
-   * partial's `{{> @partial-block}}`, or in place of a partial that is
-   * missing) becomes, told the source of the template the block is written in
+   * Asked at each run of a partial block's body (`{{#> name}}body{{/name}}`,
+   * run by the partial's `{{> @partial-block}}`, or in place of a partial
+   * that is missing), told the source of the template the block is written in
    * (`writer`: undefined for the render's own template) and the sources of
-   * the partials given as source running around the print (`within`,
-   * outermost first). Absent: the text as it is. The text a block of yours
-   * prints inside a project's partial is marked yours by it, so the partial's
-   * {@link partialText} leaves it as you wrote it (fx96b, review rev93g F2).
+   * the partials given as source running around the run (`within`, outermost
+   * first): undefined runs it as Handlebars does; a function runs it with the
+   * context and data of the block's own call, whatever the partial passes it
+   * (`{{> @partial-block cwd="…"}}`, inside its `{{#each}}`), and makes its
+   * print that function's result. The render marks so the text a block of
+   * yours prints inside a project's partial, which the partial's
+   * {@link partialText} leaves as you wrote it (fx96b, review rev93g F2).
    */
-  blockText?: (writer: string | undefined, within: readonly string[], text: string) => string;
+  blockText?: (
+    writer: string | undefined,
+    within: readonly string[],
+  ) => ((text: string) => string) | undefined;
 }
 
 export interface Engine {
@@ -267,7 +273,7 @@ export function createEngine(): Engine {
     leave: (outer) => {
       writing = outer;
     },
-    printed: (writer, text) => (blocking === undefined ? text : blocking(writer, within, text)),
+    own: (writer) => blocking?.(writer, within),
   };
   const printedHook = (value: unknown) => (printing === undefined ? value : printing(value));
   const currentBudget = () => budget;
@@ -1075,11 +1081,18 @@ function meterPartialBlocks(
       }
       return resolve.call(this, partial, context, options);
     },
-    invokePartial(this: unknown, partial: unknown, context: unknown, options: { fn?: unknown }) {
+    invokePartial(
+      this: unknown,
+      partial: unknown,
+      context: unknown,
+      options: { fn?: unknown; data?: unknown },
+    ) {
       const body = options.fn;
       if (typeof body === "function" && body !== noop) {
-        // Written in the template whose code calls the partial: its body runs as that template's.
-        options.fn = meteredBody(body as DecoratorProgram, current, blocks, blocks.writer());
+        // Written in the template whose code calls the partial: its body runs as that template's,
+        // with this call's context and data when it is the render's to keep ({@link BlockPrints.own}).
+        const call = { writer: blocks.writer(), context, data: options.data };
+        options.fn = meteredBody(body as DecoratorProgram, current, blocks, call);
       }
       return invoke.call(this, partial, context, options);
     },
@@ -1089,42 +1102,55 @@ function meterPartialBlocks(
 /**
  * What the engine tells {@link meteredBody} of the code running: whose
  * template it is (`writer`, undefined for the render's own), set for a body's
- * run (`enter`, put back by `leave`), and what a body's print becomes
- * ({@link RenderOptions.blockText}).
+ * run (`enter`, put back by `leave`), and whether a body's run is the
+ * render's to keep as its writer's ({@link RenderOptions.blockText}).
  */
 interface BlockPrints {
   writer(): string | undefined;
   enter(writer: string | undefined): string | undefined;
   leave(outer: string | undefined): void;
-  printed(writer: string | undefined, text: string): string;
+  own(writer: string | undefined): ((text: string) => string) | undefined;
+}
+
+/** A partial block's call: the template it is written in, and the context and data the partial was called with. */
+interface BlockCall {
+  writer: string | undefined;
+  context: unknown;
+  data: unknown;
 }
 
 /**
  * `body` run as a partial call of {@link PARTIAL_BLOCK}, keeping what
- * Handlebars and {@link blockScope} read on it; run as the code of `writer`,
- * the template it is written in, and its print given to
- * {@link BlockPrints.printed} (fx96b, review rev93g F2).
+ * Handlebars and {@link blockScope} read on it; run as the code of the
+ * template it is written in (`call.writer`). When the render keeps its print
+ * as that template's ({@link BlockPrints.own}), it runs with its call's
+ * context and data (a partial that runs it cannot make it print a text of
+ * its own, `{{> @partial-block cwd="</x>"}}`), and its print is given to
+ * what the render returned (fx96b, review rev93g F2).
  */
 function meteredBody(
   body: DecoratorProgram,
   current: () => RenderBudget | undefined,
   blocks: BlockPrints,
-  writer: string | undefined,
+  call: BlockCall,
 ): DecoratorProgram {
   const run: DecoratorProgram = (context, options) => {
     const budget = current();
+    const keep = blocks.own(call.writer);
+    const given = keep === undefined ? context : call.context;
+    const runWith = keep === undefined ? options : { data: call.data };
     // No `finally`: an error here ends the whole render (or the held print around it), which puts the writer back.
-    const outer = blocks.enter(writer);
+    const outer = blocks.enter(call.writer);
     if (budget === undefined) {
-      const text = body(context, options);
+      const text = body(given, runWith);
       blocks.leave(outer);
-      return blocks.printed(writer, text);
+      return keep === undefined ? text : keep(text);
     }
     budget.enterPartial(PARTIAL_BLOCK);
-    const result = budget.run(() => body(context, options));
+    const result = budget.run(() => body(given, runWith));
     budget.leavePartial();
     blocks.leave(outer);
-    return blocks.printed(writer, result);
+    return keep === undefined ? result : keep(result);
   };
   const props = body as { partials?: unknown; [SCOPE_KEY]?: unknown };
   if (props.partials !== undefined) (run as { partials?: unknown }).partials = props.partials;

@@ -763,18 +763,24 @@ export function renderSections(
    * finished as the project's: your `<kbd>` written `&lt;kbd>`, and the
    * project's `<!-- {{> @partial-block}} -->` hid your text. In a template of
    * the project's (its section, its SYSTEM_TEMPLATE.md, its partial) a block's
-   * text is the project's, as before. A print with nothing but blanks is not
-   * marked (nothing of yours to keep).
+   * text is the project's, as before. Kept, your block runs with the context
+   * and data of your call, so the project's partial cannot make it print a
+   * text of its own (`{{> @partial-block cwd="</my_policy>"}}`, its
+   * `{{#each}}`). A print with nothing but blanks is not marked (nothing of
+   * yours to keep).
    */
-  function blockText(writer: string | undefined, within: readonly string[], text: string): string {
+  function blockText(
+    writer: string | undefined,
+    within: readonly string[],
+  ): ((text: string) => string) | undefined {
     const own = input.ownPartials;
-    if (own === undefined || projectRendering || projectCustom) return text;
-    if (writer !== undefined && !own.has(writer)) return text;
+    if (own === undefined || projectRendering || projectCustom) return undefined;
+    if (writer !== undefined && !own.has(writer)) return undefined;
     const from = writer === undefined ? 0 : within.lastIndexOf(writer) + 1;
     let inProject = false;
     for (let i = from; i < within.length && !inProject; i++)
       inProject = !own.has(within[i] as string);
-    return inProject && /\S/.test(text) ? markYours(text) : text;
+    return inProject ? markedYours : undefined;
   }
 
   /**
@@ -1388,6 +1394,11 @@ function unworkedDiagnostic(names: readonly string[]): Diagnostic {
 /** A custom base prompt that may be the repository's: a project's, or a project file given as an option. */
 function mayBeRepository(prompt: CustomPrompt): boolean {
   return prompt.source.layer === "project" || prompt.repository === true;
+}
+
+/** What your partial block printed inside a project's partial, marked yours unless it is blanks only. */
+function markedYours(text: string): string {
+  return /\S/.test(text) ? markYours(text) : text;
 }
 
 /** How many spaces and tabs end `text` when they are its whole last line (after its last line break, or all of it). */
