@@ -1577,6 +1577,76 @@ const PRINTED_NONCE = `${randomDigits()}${randomDigits()}`;
 export const PRINTED_OPEN = `\u000e${PRINTED_NONCE}`;
 export const PRINTED_CLOSE = `\u000f${PRINTED_NONCE}`;
 
+/**
+ * The marks around what a partial block of yours prints inside a trusted
+ * project's partial (`{{> @partial-block}}` there), put by the render's
+ * `blockText` and read by its finish of the project's partial
+ * ({@link yoursPieces}): your text is kept as you wrote it, and the
+ * project's text before and after it finished apart (fx96b, review rev93g
+ * F2). The control characters DLE and DC1, each followed by
+ * {@link PRINTED_NONCE}: a repository's text cannot write one, and 20
+ * characters in every process, as the printed marks are.
+ */
+export const YOURS_OPEN = `\u0010${PRINTED_NONCE}`;
+export const YOURS_CLOSE = `\u0011${PRINTED_NONCE}`;
+
+/**
+ * `text` between the marks of {@link YOURS_OPEN} and {@link YOURS_CLOSE}, its
+ * final line break after them: Handlebars indents each line of an indented
+ * standalone call's text but an empty last one, and a mark after that break
+ * would be a line of its own, indented (as {@link markPrinted}'s callers do).
+ */
+export function markYours(text: string): string {
+  const body = text.endsWith("\n") ? text.slice(0, -1) : text;
+  return YOURS_OPEN + body + YOURS_CLOSE + text.slice(body.length);
+}
+
+/** `text` without the marks of {@link YOURS_OPEN} and {@link YOURS_CLOSE}. */
+export function withoutYoursMarks(text: string): string {
+  if (!text.includes(YOURS_OPEN) && !text.includes(YOURS_CLOSE)) return text;
+  return text.replaceAll(YOURS_OPEN, "").replaceAll(YOURS_CLOSE, "");
+}
+
+/**
+ * `text` cut at its outermost marks of {@link markYours}: the pieces in order,
+ * the first and every other one outside the marks (the project's, maybe
+ * empty), the others inside (yours, marks within them kept); undefined when it
+ * holds none, or marks that do not pair (then it is read whole, as before).
+ * Linear.
+ */
+export function yoursPieces(text: string): string[] | undefined {
+  if (!text.includes(YOURS_OPEN)) return undefined;
+  const pieces: string[] = [];
+  let depth = 0;
+  let from = 0;
+  let at = 0;
+  for (;;) {
+    const open = text.indexOf(YOURS_OPEN, at);
+    const close = text.indexOf(YOURS_CLOSE, at);
+    if (close === -1) {
+      if (open !== -1 || depth !== 0) return undefined;
+      pieces.push(text.slice(from));
+      return pieces;
+    }
+    if (open !== -1 && open < close) {
+      if (depth === 0) {
+        pieces.push(text.slice(from, open));
+        from = open + YOURS_OPEN.length;
+      }
+      depth++;
+      at = open + YOURS_OPEN.length;
+      continue;
+    }
+    if (depth === 0) return undefined;
+    depth--;
+    if (depth === 0) {
+      pieces.push(text.slice(from, close));
+      from = close + YOURS_CLOSE.length;
+    }
+    at = close + YOURS_CLOSE.length;
+  }
+}
+
 /** True when `text` holds a mark of {@link PRINTED_OPEN} or {@link PRINTED_CLOSE}. */
 export function holdsPrintedMarks(text: string): boolean {
   return text.includes(PRINTED_OPEN) || text.includes(PRINTED_CLOSE);

@@ -75,6 +75,23 @@ export interface RenderOptions {
    * rev93g F1: one compile within every cap took 0.5-1.2 s of CPU unasked).
    */
   compileStop?: () => void;
+  /**
+   * Asked at each run of a partial block's body (`{{#> name}}body{{/name}}`,
+   * run by the partial's `{{> @partial-block}}`, or in place of a partial
+   * that is missing), told the source of the template the block is written in
+   * (`writer`: undefined for the render's own template) and the sources of
+   * the partials given as source running around the run (`within`, outermost
+   * first): undefined runs it as Handlebars does; a function runs it with the
+   * context and data of the block's own call, whatever the partial passes it
+   * (`{{> @partial-block cwd="…"}}`, inside its `{{#each}}`), and makes its
+   * print that function's result. The render marks so the text a block of
+   * yours prints inside a project's partial, which the partial's
+   * {@link partialText} leaves as you wrote it (fx96b, review rev93g F2).
+   */
+  blockText?: (
+    writer: string | undefined,
+    within: readonly string[],
+  ) => ((text: string) => string) | undefined;
 }
 
 export interface Engine {
@@ -251,6 +268,23 @@ export function createEngine(): Engine {
   /** The render in progress's `holdPartial` and `partialFailed`, and whether a held print of it runs now. */
   let holding: Pick<RenderOptions, "holdPartial" | "partialFailed" | "compileStop"> | undefined;
   let inHeld = false;
+  /** The render in progress's `blockText`. */
+  let blocking: RenderOptions["blockText"] | undefined;
+  /** The source of the template whose code runs now (undefined: the render's own), and the partials given as source running around it. */
+  let writing: string | undefined;
+  let within: string[] = [];
+  const blocks: BlockPrints = {
+    writer: () => writing,
+    enter: (writer) => {
+      const outer = writing;
+      writing = writer;
+      return outer;
+    },
+    leave: (outer) => {
+      writing = outer;
+    },
+    own: (writer) => blocking?.(writer, within),
+  };
   const printedHook = (value: unknown) => (printing === undefined ? value : printing(value));
   const currentBudget = () => budget;
   const noop = (hb as unknown as { VM?: { noop?: unknown } }).VM?.noop;
@@ -262,7 +296,7 @@ export function createEngine(): Engine {
     );
   }
   meterInlinePartials(hb, currentBudget);
-  meterPartialBlocks(hb, currentBudget, noop);
+  meterPartialBlocks(hb, currentBudget, noop, blocks);
   hb.registerHelper(PARTIAL_CONTEXT, partialContext(currentBudget));
   let compilerInstance: HandlebarsInstance | undefined;
   const compiler = () => {
@@ -500,6 +534,9 @@ export function createEngine(): Engine {
       if (mark !== undefined) inHeld = true;
       let compiled: Compiled | undefined;
       let result: string;
+      // Who writes the code running now, and the partials around it: put back on return or failure.
+      const outerWriting = writing;
+      const depth = within.length;
       // No `finally`: an error here ends the whole render, budget and all (a held print's, only the print).
       try {
         spending?.enterPartial(name);
@@ -509,7 +546,11 @@ export function createEngine(): Engine {
           result = String(source(context) ?? "");
         } else {
           compiled = compiledFor(mine, source, spending, holder?.compileStop);
+          writing = source;
+          within.push(source);
           result = compiled.template(context, options);
+          writing = outerWriting;
+          within.length = depth;
           if (finish) {
             // Read whole, callees' text included, at each partial level (review rev45b F6).
             spending?.reread(result.length);
@@ -519,6 +560,8 @@ export function createEngine(): Engine {
         }
         spending?.end(result);
       } catch (error) {
+        writing = outerWriting;
+        within.length = depth;
         const failure = toTemplateError(hb, error, compiled?.places);
         if (mark === undefined || spending === undefined) {
           // Located by the caller at its `{{> name}}`.
@@ -667,8 +710,14 @@ export function createEngine(): Engine {
       const outerPartials = rendering;
       const outerHolding = holding;
       const outerInHeld = inHeld;
+      const outerBlocking = blocking;
+      const outerWriting = writing;
+      const outerWithin = within;
       budget = spending;
       finishing = options.partialText;
+      blocking = options.blockText;
+      writing = undefined;
+      within = [];
       printing = options.printed;
       holding = options;
       inHeld = false;
@@ -688,6 +737,9 @@ export function createEngine(): Engine {
         printing = outerPrinting;
         holding = outerHolding;
         inHeld = outerInHeld;
+        blocking = outerBlocking;
+        writing = outerWriting;
+        within = outerWithin;
       }
     },
     check(source) {
@@ -1009,6 +1061,7 @@ function meterPartialBlocks(
   hb: HandlebarsInstance,
   current: () => RenderBudget | undefined,
   noop: unknown,
+  blocks: BlockPrints,
 ): void {
   const target = hb as unknown as { VM: Record<string, unknown> };
   const vm = target.VM;
@@ -1050,29 +1103,76 @@ function meterPartialBlocks(
       }
       return resolve.call(this, partial, context, options);
     },
-    invokePartial(this: unknown, partial: unknown, context: unknown, options: { fn?: unknown }) {
+    invokePartial(
+      this: unknown,
+      partial: unknown,
+      context: unknown,
+      options: { fn?: unknown; data?: unknown },
+    ) {
       const body = options.fn;
       if (typeof body === "function" && body !== noop) {
-        options.fn = meteredBody(body as DecoratorProgram, current);
+        // Written in the template whose code calls the partial: its body runs as that template's,
+        // with this call's context and data when it is the render's to keep ({@link BlockPrints.own}).
+        const call = { writer: blocks.writer(), context, data: options.data };
+        options.fn = meteredBody(body as DecoratorProgram, current, blocks, call);
       }
       return invoke.call(this, partial, context, options);
     },
   };
 }
 
-/** `body` run as a partial call of {@link PARTIAL_BLOCK}, keeping what Handlebars and {@link blockScope} read on it. */
+/**
+ * What the engine tells {@link meteredBody} of the code running: whose
+ * template it is (`writer`, undefined for the render's own), set for a body's
+ * run (`enter`, put back by `leave`), and whether a body's run is the
+ * render's to keep as its writer's ({@link RenderOptions.blockText}).
+ */
+interface BlockPrints {
+  writer(): string | undefined;
+  enter(writer: string | undefined): string | undefined;
+  leave(outer: string | undefined): void;
+  own(writer: string | undefined): ((text: string) => string) | undefined;
+}
+
+/** A partial block's call: the template it is written in, and the context and data the partial was called with. */
+interface BlockCall {
+  writer: string | undefined;
+  context: unknown;
+  data: unknown;
+}
+
+/**
+ * `body` run as a partial call of {@link PARTIAL_BLOCK}, keeping what
+ * Handlebars and {@link blockScope} read on it; run as the code of the
+ * template it is written in (`call.writer`). When the render keeps its print
+ * as that template's ({@link BlockPrints.own}), it runs with its call's
+ * context and data (a partial that runs it cannot make it print a text of
+ * its own, `{{> @partial-block cwd="</x>"}}`), and its print is given to
+ * what the render returned (fx96b, review rev93g F2).
+ */
 function meteredBody(
   body: DecoratorProgram,
   current: () => RenderBudget | undefined,
+  blocks: BlockPrints,
+  call: BlockCall,
 ): DecoratorProgram {
   const run: DecoratorProgram = (context, options) => {
     const budget = current();
-    if (budget === undefined) return body(context, options);
-    // No `finally`: an error here ends the whole render, budget and all.
+    const keep = blocks.own(call.writer);
+    const given = keep === undefined ? context : call.context;
+    const runWith = keep === undefined ? options : { data: call.data };
+    // No `finally`: an error here ends the whole render (or the held print around it), which puts the writer back.
+    const outer = blocks.enter(call.writer);
+    if (budget === undefined) {
+      const text = body(given, runWith);
+      blocks.leave(outer);
+      return keep === undefined ? text : keep(text);
+    }
     budget.enterPartial(PARTIAL_BLOCK);
-    const result = budget.run(() => body(context, options));
+    const result = budget.run(() => body(given, runWith));
     budget.leavePartial();
-    return result;
+    blocks.leave(outer);
+    return keep === undefined ? result : keep(result);
   };
   const props = body as { partials?: unknown; [SCOPE_KEY]?: unknown };
   if (props.partials !== undefined) (run as { partials?: unknown }).partials = props.partials;

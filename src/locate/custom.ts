@@ -294,7 +294,7 @@ function blockBodiesReplaced(
       if (b.name === undefined)
         return [
           replacedYours(
-            `the text of your partial block {{#> (…)}}…{{/…}} (${at}) may be left out: its partial's name is chosen as the prompt renders, and a partial of the project's (${folder}) of that name takes its place, printing your block's text only if it calls {{> @partial-block}}, as its own text (a project's partial of a name fills your block, as in pi)`,
+            `the text of your partial block {{#> (…)}}…{{/…}} (${at}) may be left out: its partial's name is chosen as the prompt renders, and a partial of the project's (${folder}) of that name takes its place, printing your block's text only if it calls {{> @partial-block}} (then as you wrote it, anything its text left open before it closed; a project's partial of a name fills your block, as in pi)`,
             folder,
           ),
         ];
@@ -302,7 +302,7 @@ function blockBodiesReplaced(
       const theirs = join(folder, `${b.name}.md`);
       return [
         replacedYours(
-          `the text of your partial block {{#> ${b.name}}}…{{/${b.name}}} (${at}) is left out: the project's ${theirs} takes its place, and prints your block's text only if it calls {{> @partial-block}}, as its own text (a project's partial of a name fills your block, as in pi)`,
+          `the text of your partial block {{#> ${b.name}}}…{{/${b.name}}} (${at}) is left out: the project's ${theirs} takes its place, and prints your block's text only if it calls {{> @partial-block}} (then as you wrote it, anything its text left open before it closed; a project's partial of a name fills your block, as in pi)`,
           theirs,
         ),
       ];

@@ -7,14 +7,17 @@ import {
   escapedWholeWarning,
   holdsPrintedMarks,
   markPrinted,
+  markYours,
   type PrintedCut,
   pageTagWarning,
   placePrinted,
   readsWithLineAbove,
   unreadWarning,
   withoutPrintedMarks,
+  withoutYoursMarks,
   wrappedBody,
   wrappedElement,
+  yoursPieces,
 } from "../_fence.js";
 import { withoutLinkDefinitions } from "../_link-definitions.js";
 import { escapedWholeText, withNameWork } from "../_prompt-text.js";
@@ -704,7 +707,9 @@ export function renderSections(
         try {
           return placedText(
             () =>
-              engine.render(prompt.text, { ...input.data, customPrompt: null }, renderOptions()),
+              withoutYoursMarks(
+                engine.render(prompt.text, { ...input.data, customPrompt: null }, renderOptions()),
+              ),
             prompt.source,
             prompt,
           );
@@ -744,7 +749,39 @@ export function renderSections(
       holdPartial,
       partialFailed,
       compileStop: input.stopAt === undefined ? undefined : compileLate,
+      blockText,
     };
+  }
+
+  /**
+   * fx96b (review rev93g F2): what a partial block of yours prints
+   * (`{{#> policy}}your text{{/policy}}` in your section, partial or
+   * SYSTEM_TEMPLATE.md) through a trusted project's partial's
+   * `{{> @partial-block}}`, marked yours ({@link markYours}) when a project's
+   * partial runs around it, below the template it is written in:
+   * {@link projectPartial} keeps it as you wrote it, and finishes the
+   * project's text before and after it apart. Before, the whole print was
+   * finished as the project's: your `<kbd>` written `&lt;kbd>`, and the
+   * project's `<!-- {{> @partial-block}} -->` hid your text. In a template of
+   * the project's (its section, its SYSTEM_TEMPLATE.md, its partial) a block's
+   * text is the project's, as before. Kept, your block runs with the context
+   * and data of your call, so the project's partial cannot make it print a
+   * text of its own (`{{> @partial-block cwd="</my_policy>"}}`, its
+   * `{{#each}}`). A print with nothing but blanks is not marked (nothing of
+   * yours to keep).
+   */
+  function blockText(
+    writer: string | undefined,
+    within: readonly string[],
+  ): ((text: string) => string) | undefined {
+    const own = input.ownPartials;
+    if (own === undefined || projectRendering || projectCustom) return undefined;
+    if (writer !== undefined && !own.has(writer)) return undefined;
+    const from = writer === undefined ? 0 : within.lastIndexOf(writer) + 1;
+    let inProject = false;
+    for (let i = from; i < within.length && !inProject; i++)
+      inProject = !own.has(within[i] as string);
+    return inProject ? markedYours : undefined;
   }
 
   /**
@@ -888,7 +925,10 @@ export function renderSections(
       try {
         late();
         return placedText(
-          () => engine.render(template.body, dataFor(template.name), renderOptions(base)),
+          () =>
+            withoutYoursMarks(
+              engine.render(template.body, dataFor(template.name), renderOptions(base)),
+            ),
           template.source,
           template,
         );
@@ -988,6 +1028,39 @@ export function renderSections(
   function projectPartial(name: string, source: string, text: string, indented = false): string {
     if (input.ownPartials === undefined || input.ownPartials.has(source)) return text;
     late();
+    const pieces = yoursPieces(text);
+    // Marks that do not pair: read whole, as the project's text.
+    if (pieces === undefined) return projectPiece(name, withoutYoursMarks(text), indented, false);
+    // What your partial block printed in it ({@link blockText}) kept as you wrote it, marked for a
+    // project's partial around this one; the project's text before and after it finished apart.
+    let out = "";
+    for (let i = 0; i < pieces.length; i++) {
+      const piece = pieces[i] as string;
+      if (i % 2 === 1) {
+        out += markYours(piece);
+        continue;
+      }
+      const beforeYours = i + 1 < pieces.length;
+      // The blanks Handlebars indents your block's first line with (`  {{> @partial-block}}`) stay before it.
+      const blanks = beforeYours ? trailingBlanks(piece) : 0;
+      const theirs = piece.slice(0, piece.length - blanks);
+      if (theirs !== "") out += projectPiece(name, theirs, indented, beforeYours);
+      out += piece.slice(piece.length - blanks);
+    }
+    return out;
+  }
+
+  /**
+   * A project partial's `text` (or a piece of it: its text before or after
+   * what your partial block printed in it, `beforeYours` when yours follows)
+   * finished as {@link projectPartial} says, with its warnings.
+   */
+  function projectPiece(
+    name: string,
+    text: string,
+    indented: boolean,
+    beforeYours: boolean,
+  ): string {
     const finished = finishedPartial(name, text);
     if (finished === undefined) {
       // Printed in a template of yours with the repository's meter spent: this print alone is left out (rev89g F1).
@@ -1023,12 +1096,15 @@ export function renderSections(
       }
       return atCall;
     }
-    if (!openPartials.has(name)) {
-      openPartials.add(name);
+    const said = beforeYours ? `${name}\n{{> @partial-block}}` : name;
+    if (!openPartials.has(said)) {
+      openPartials.add(said);
       diagnostics.push({
         level: "warning",
         code: "project-section-open",
-        message: `the project's partial "${name}" (its .pi/partials/${name}.md) leaves a fenced code block, an HTML block, a comment, a link definition's title or an element no reader shows (<div hidden>, <template>, <details>) open at its end: closed there, and printed inside a fenced code block or HTML block of your template, its lines that would end your block are written as text, so it runs over none of the text after it`,
+        message: beforeYours
+          ? `the project's partial "${name}" (its .pi/partials/${name}.md) leaves a fenced code block, an HTML block, a comment, a link definition's title or an element no reader shows (<div hidden>, <template>, <details>) open before the text of your partial block it prints ({{> @partial-block}}): closed there, so your text is shown as you wrote it`
+          : `the project's partial "${name}" (its .pi/partials/${name}.md) leaves a fenced code block, an HTML block, a comment, a link definition's title or an element no reader shows (<div hidden>, <template>, <details>) open at its end: closed there, and printed inside a fenced code block or HTML block of your template, its lines that would end your block are written as text, so it runs over none of the text after it`,
       });
     }
     return atCall;
@@ -1338,6 +1414,18 @@ function unworkedDiagnostic(names: readonly string[]): Diagnostic {
 /** A custom base prompt that may be the repository's: a project's, or a project file given as an option. */
 function mayBeRepository(prompt: CustomPrompt): boolean {
   return prompt.source.layer === "project" || prompt.repository === true;
+}
+
+/** What your partial block printed inside a project's partial, marked yours unless it is blanks only. */
+function markedYours(text: string): string {
+  return /\S/.test(text) ? markYours(text) : text;
+}
+
+/** How many spaces and tabs end `text` when they are its whole last line (after its last line break, or all of it). */
+function trailingBlanks(text: string): number {
+  let at = text.length;
+  while (at > 0 && (text.charCodeAt(at - 1) === 32 || text.charCodeAt(at - 1) === 9)) at--;
+  return at === 0 || text.charCodeAt(at - 1) === 10 ? text.length - at : 0;
 }
 
 function withFinalNewline(text: string): string {
