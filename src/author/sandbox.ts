@@ -9,8 +9,14 @@ import { isWithin } from "../_paths.js";
 import { realpathSyncLinear } from "../_realpath.js";
 import { KIND_WORDS, makeFolderPath } from "../_safe-write.js";
 import {
+  MAX_BELOW_CWD_DEPTH,
+  MAX_RULE_FOLDER_DEPTH,
+  RULE_LOCATION_LEVELS,
+} from "../gather/rules/index.js";
+import {
   type Enter,
   holdsUsableGit,
+  MAX_CHAIN_FOLDERS,
   openedElsewhere,
   type PrivateCheck,
   type Reach,
@@ -54,6 +60,34 @@ const mib = (bytes: number): string => (bytes / MIB).toFixed(1);
  * copy at its caps on a local disk takes a few seconds.
  */
 export const MAX_COPY_MS = 20_000;
+
+/**
+ * How many folders below a folder a render starts from (cwd, a workspace
+ * root) its readers look into at most: the rule files below cwd
+ * ({@link MAX_BELOW_CWD_DEPTH} levels), a rules folder there
+ * ({@link RULE_LOCATION_LEVELS}, `.cursor/rules`) and that folder's own
+ * subfolders ({@link MAX_RULE_FOLDER_DEPTH}). The workspace tree (8 levels)
+ * and the AGENTS.md files it names (5) read less.
+ */
+export const MAX_READ_BELOW = MAX_BELOW_CWD_DEPTH + RULE_LOCATION_LEVELS + MAX_RULE_FOLDER_DEPTH;
+
+/**
+ * Deepest folder a copy holds (the copied folder is 0): the context files,
+ * rules and skills are looked for in the {@link MAX_CHAIN_FOLDERS} folders
+ * above cwd, and {@link MAX_READ_BELOW} below it. Each entry is opened by its
+ * whole path, so a chain of 3,000 folders cost a copy its depth squared (20 s
+ * of copying, then 10 s removing it: review rev96b F1). A deeper folder is not
+ * copied (`explain --simulate` says so once; a scenario's is a problem), and
+ * only a skill or an `@import` that deep is lost to the render.
+ */
+export const MAX_COPY_DEPTH = MAX_CHAIN_FOLDERS + MAX_READ_BELOW;
+
+/**
+ * Longest a command waits for its copy's removal (and the sweep of those a
+ * killed run left): past it the removal goes on without it, and what a run
+ * that ends first leaves is removed by the next run's sweep.
+ */
+export const MAX_REMOVE_WAIT_MS = 2_000;
 
 /** Problems listed for one folder before the rest are summed up. */
 const MAX_LISTED = 20;
@@ -147,6 +181,18 @@ export interface CopyHow {
    * such a file is a problem, since no golden may hold it. Default: none.
    */
   privateRules?: { mode: "keep" | "refuse"; check: PrivateCheck };
+  /**
+   * Deepest folder copied (the copied folder is 0). A folder below it is not
+   * entered: with `skipSpecial` it is left out (the first in `deep`, with how
+   * many), else it refuses the copy, said once. Default: {@link MAX_COPY_DEPTH}.
+   */
+  maxDepth?: number;
+}
+
+/** The folders a copy left out for their depth: the first met, and how many in all. */
+export interface TooDeep {
+  path: string;
+  count: number;
 }
 
 /** Files named in one copied exclude file at most (the door's cap on one ignore file): past it, left out. */
@@ -189,6 +235,8 @@ export async function makeSandbox(
   ignoredFiles: string[];
   /** With `privateRules` `keep`: what {@link writeKeptRules} writes once the copy is done. */
   kept: KeptRules;
+  /** With `skipSpecial`: the folders below `maxDepth`, left out. */
+  deep?: TooDeep;
 }> {
   const name = `run-${hostTag()}-${process.pid}-${randomHex(6)}`;
   let root: string;
@@ -232,7 +280,9 @@ export async function makeSandbox(
     from: dir,
     copyRoot: sandbox.copy,
     kept: new Map([["", []]]),
+    deep: undefined,
   };
+  const maxDepth = how.maxDepth ?? MAX_COPY_DEPTH;
   try {
     await mkdir(join(root, "scenario"));
     await mkdir(sandbox.home);
@@ -255,6 +305,21 @@ export async function makeSandbox(
               reason: `more than ${MAX_FOLDER_LISTING} entries in one folder: too many to copy`,
             });
           },
+          // Bounded: each entry is opened by its whole path, so a deep chain costs its depth squared.
+          maxDepth,
+          onTooDeep: (path) => {
+            if (copy.deep !== undefined) {
+              copy.deep.count++;
+              return;
+            }
+            copy.deep = { path, count: 1 };
+            if (!how.skipSpecial) {
+              problems.push({
+                path,
+                reason: `deeper than ${maxDepth} folders below the scenario folder, which no render reads; keep the fixtures shallower`,
+              });
+            }
+          },
           visit: (folder) => copyFolder(folder, copy),
           signal: how.signal,
         },
@@ -275,11 +340,11 @@ export async function makeSandbox(
     const extra = problems.length - MAX_LISTED;
     const listed = problems.slice(0, MAX_LISTED);
     if (extra > 0) listed.push({ path: dir, reason: `and ${extra} more such entries` });
-    const { skipped, ignored, ignoredFiles, kept } = copy;
-    return { problems: listed, skipped, ignored, ignoredFiles, kept };
+    const { skipped, ignored, ignoredFiles, kept, deep } = copy;
+    return { problems: listed, skipped, ignored, ignoredFiles, kept, ...(deep && { deep }) };
   }
-  const { skipped, ignored, ignoredFiles, kept } = copy;
-  return { sandbox, problems, skipped, ignored, ignoredFiles, kept };
+  const { skipped, ignored, ignoredFiles, kept, deep } = copy;
+  return { sandbox, problems, skipped, ignored, ignoredFiles, kept, ...(deep && { deep }) };
 }
 
 /**
@@ -304,8 +369,42 @@ function anchored(rel: string): string {
   return `/${rel.replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`)}`;
 }
 
+/**
+ * Removes a sandbox, waiting {@link MAX_REMOVE_WAIT_MS} at most: a slower
+ * removal goes on without the caller (a CLI run that ends first leaves the
+ * rest to the next run's sweep, {@link removeAbandoned}). A failure within
+ * the wait is thrown.
+ */
 export async function removeSandbox(sandbox: Sandbox): Promise<void> {
-  await rm(sandbox.root, { recursive: true, force: true });
+  await removeWithin([sandbox.root]);
+}
+
+/** Sentinel: the removal was still running when the wait ended. */
+const STILL_REMOVING = Symbol("still removing");
+
+/**
+ * Removes `paths` one after the other, waiting {@link MAX_REMOVE_WAIT_MS} at
+ * most; an error within the wait is thrown, one after it is dropped (what is
+ * left is a stale sandbox of a run that is gone, swept by the next run).
+ */
+async function removeWithin(paths: readonly string[]): Promise<void> {
+  if (paths.length === 0) return;
+  const removal = (async () => {
+    for (const path of paths) await rm(path, { recursive: true, force: true });
+  })().then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<typeof STILL_REMOVING>((done) => {
+    timer = setTimeout(() => done(STILL_REMOVING), MAX_REMOVE_WAIT_MS);
+  });
+  try {
+    const outcome = await Promise.race([removal, late]);
+    if (outcome !== undefined && outcome !== STILL_REMOVING) throw outcome.error;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** This machine's name as a file name part: a home shared between machines has others' sandboxes. */
@@ -317,7 +416,11 @@ function hostTag(): string {
   );
 }
 
-/** Removes this machine's `run-<host>-<pid>-…` folders whose process no longer runs (a run killed mid-way). */
+/**
+ * Removes this machine's `run-<host>-<pid>-…` folders whose process no longer
+ * runs (a run killed mid-way, or one that ended before its removal did),
+ * waiting {@link MAX_REMOVE_WAIT_MS} at most.
+ */
 async function removeAbandoned(parent: string): Promise<void> {
   let names: string[];
   try {
@@ -326,13 +429,15 @@ async function removeAbandoned(parent: string): Promise<void> {
     // Unlistable: nothing to tidy; making the sandbox reports a real problem.
     return;
   }
+  const gone: string[] = [];
   for (const name of names) {
     const match = /^run-(.+)-(\d+)-[0-9a-f]+$/.exec(name);
     if (match?.[1] !== hostTag()) continue;
     const pid = Number(match[2]);
     if (!Number.isSafeInteger(pid) || pid <= 0 || isRunning(pid)) continue;
-    await rm(join(parent, name), { recursive: true, force: true });
+    gone.push(join(parent, name));
   }
+  await removeWithin(gone);
 }
 
 function isRunning(pid: number): boolean {
@@ -365,6 +470,8 @@ interface Copy {
   copyRoot: string;
   /** With `privateRules` `keep`: the private paths found, by the repository they fall under ("" the copy's root). */
   kept: KeptRules;
+  /** The folders below the copy's depth, not entered. */
+  deep: TooDeep | undefined;
 }
 
 interface Budget {

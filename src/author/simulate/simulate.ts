@@ -1,6 +1,6 @@
 import { lstat, utimes } from "node:fs/promises";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { homeFolder } from "../../_paths.js";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { homeFolder, isWithin } from "../../_paths.js";
 import { CONTEXT_FILE_NAMES } from "../../gather/context-names.js";
 import { DEFAULT_DEADLINE_MS } from "../../gather/deadline.js";
 import { type Machine, type ProbeResult, realMachine } from "../../gather/environment/index.js";
@@ -17,12 +17,15 @@ import type { Diagnostic, RenderResult } from "../../types.js";
 import {
   defaultSandboxParent,
   type KeptRules,
+  MAX_COPY_DEPTH,
   MAX_COPY_MS,
+  MAX_READ_BELOW,
   makeSandbox,
   markGit,
   NOT_COPIED,
   removeSandbox,
   type Sandbox,
+  type TooDeep,
   writeKeptRules,
 } from "../sandbox.js";
 import {
@@ -158,7 +161,8 @@ export async function simulatePrompt(
     root,
     signal: copySignal,
   });
-  const { sandbox, problems, kept, ...left } = await makeSandbox(root, parent, new Set(), {
+  const maxDepth = copyDepth(root, [cwd, ...opts.roots]);
+  const { sandbox, problems, kept, deep, ...left } = await makeSandbox(root, parent, new Set(), {
     purpose: "a copy of the project for the simulation",
     skipSpecial: true,
     reach,
@@ -173,6 +177,7 @@ export async function simulatePrompt(
     keepTimes: true,
     signal: copySignal,
     timeMs: MAX_COPY_MS,
+    maxDepth,
     // Build output and caches are no part of the prompt (the tree and the
     // context files pass over them) and may be most of the project.
     skipIgnored: {
@@ -185,22 +190,53 @@ export async function simulatePrompt(
   const project = { root, cwd };
   // What the copy left out (skipped, ignored, ignoredFiles), for the report.
   const found = { project, ...left };
+  const deepNote = deep === undefined ? [] : [tooDeepNote(deep, maxDepth)];
   if (!sandbox) {
     return {
       ...notSimulated(found),
-      diagnostics: problems.map((p) => ({
-        level: "error",
-        code: "simulate-copy",
-        message: `not simulated: the project is copied first, and this entry stops the copy: ${p.reason}`,
-        path: p.path,
-      })),
+      diagnostics: [
+        ...problems.map((p) => ({
+          level: "error" as const,
+          code: "simulate-copy",
+          message: `not simulated: the project is copied first, and this entry stops the copy: ${p.reason}`,
+          path: p.path,
+        })),
+        ...deepNote,
+      ],
     };
   }
   try {
-    return await simulateIn(sandbox, options, settings, found, kept);
+    const report = await simulateIn(sandbox, options, settings, found, kept);
+    return { ...report, diagnostics: [...report.diagnostics, ...deepNote] };
   } finally {
     await removeSandbox(sandbox);
   }
+}
+
+/**
+ * How deep the copy of `root` goes: {@link MAX_COPY_DEPTH}, or, below a
+ * folder the render starts from (cwd, a workspace root) that lies deeper,
+ * as far below it as the readers look ({@link MAX_READ_BELOW}).
+ */
+function copyDepth(root: string, starts: readonly string[]): number {
+  let depth = MAX_COPY_DEPTH;
+  for (const start of starts) {
+    const rel = relative(root, start);
+    if (rel === "" || !isWithin(start, root)) continue;
+    depth = Math.max(depth, rel.split(sep).length + MAX_READ_BELOW);
+  }
+  return depth;
+}
+
+/** The one note of the folders the copy left out for their depth. */
+function tooDeepNote(deep: TooDeep, maxDepth: number): Diagnostic {
+  const more = deep.count > 1 ? ` (and ${deep.count - 1} more such folders)` : "";
+  return {
+    level: "info",
+    code: "simulate-copy",
+    message: `the copy leaves out the folders deeper than ${maxDepth} below the project root${more}: the context files, rules and tree of a render read none that deep, and a skill or an @import there is left out of the simulated renders`,
+    path: deep.path,
+  };
 }
 
 async function simulateIn(

@@ -1,3 +1,4 @@
+import { maxOf } from "../../_arrays.js";
 import { describe } from "../../_text.js";
 import type { Diagnostic } from "../../types.js";
 import { flagField, listField, type RuleDocument, textField } from "./_fields.js";
@@ -517,4 +518,19 @@ export const RULE_ENTRY_NAMES: ReadonlySet<string> = new Set(
   RULE_FORMATS.filter((f) => f.scope === "project").flatMap((f) =>
     f.locations.filter((l) => l.rel !== "").map((l) => l.rel.split("/")[0] ?? l.rel),
   ),
+);
+
+/**
+ * Most folder levels a project rule location lies below the folder it is
+ * looked for in (`.cursor/rules`, `.github/instructions`: 2): a rules
+ * folder's own subfolders are searched {@link MAX_RULE_FOLDER_DEPTH} deeper.
+ */
+export const RULE_LOCATION_LEVELS: number = maxOf(
+  RULE_FORMATS.filter((f) => f.scope === "project").flatMap((f) =>
+    f.locations.map((l) => {
+      const levels = l.rel === "" ? 0 : l.rel.split("/").length;
+      return l.kind === "file" ? levels - 1 : levels;
+    }),
+  ),
+  0,
 );

@@ -3,10 +3,12 @@
 export { accountDiagnostic } from "./account.js";
 export { ruleBase } from "./base.js";
 export { dedupeRules, type StatedText } from "./dedupe.js";
+export { MAX_RULE_FOLDER_DEPTH } from "./discover.js";
 export {
   DEFAULT_RULE_SOURCES,
   RULE_ENTRY_NAMES,
   RULE_FORMATS,
+  RULE_LOCATION_LEVELS,
   RULE_SOURCE_NAMES,
 } from "./formats.js";
 export { geminiContextNames } from "./gemini-settings.js";
@@ -25,7 +27,12 @@ export {
   rulesSoFar,
   traceRules,
 } from "./load.js";
-export { belowCwdFormats, findRulesBelowCwd, loadFolderRules } from "./nested.js";
+export {
+  belowCwdFormats,
+  findRulesBelowCwd,
+  loadFolderRules,
+  MAX_BELOW_CWD_DEPTH,
+} from "./nested.js";
 export { finishRules } from "./prompt.js";
 export type {
   LoadedRules,
