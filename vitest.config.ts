@@ -342,6 +342,8 @@ const SLOW = [
   "test/catalogue/hostile-builtin-section-html-tag-rev92c.test.ts",
   // rev92c low notes: two untrusted renders of forged closers and owner marks (0.7-1.8 s under load).
   "test/catalogue/hostile-element-name-line-break-rev92c.test.ts",
+  // rev96c F4: an untrusted render of closers split by U+2028, U+2029 (0.7-1.7 s under load).
+  "test/catalogue/hostile-element-name-line-separator-rev96c.test.ts",
   // The package, a render and the CLI's render loaded in a graph of its own, then the tokenizer:
   // whether it is loaded is the test, so it cannot share a graph (2.6 s at a load of 1.5).
   "test/api/lazy-tokenizer.test.ts",

@@ -2636,7 +2636,8 @@ function joinedEnd(text: string, start: number, end: number, names: ReadonlySet<
     // A line break anywhere in the name (`at` is past its first character): a hard-wrapped line
     // after a separator (`</repository_`, a line break, `instructions>`), or inside a word
     // (`</repository_instruc`, a line break, `tions>`: review rev92c, where only the first was read).
-    const wrapped = point === 0x0a || point === 0x0d;
+    // Any line terminator a reader may take, not only LF and CR (review rev96c F4: U+2028 and U+2029).
+    const wrapped = isLineBreak(point);
     if (
       !blank &&
       markup === 0 &&
@@ -2716,6 +2717,16 @@ class JoinedRead {
     if (this.#sigma) return nameKey(joinedName(this.#written, false, bars));
     return nameKey(bars ? this.#barred : this.#plain);
   }
+}
+
+/**
+ * Every line terminator a reader may take: LF, CR, VT, FF, NEL, U+2028 LINE SEPARATOR and
+ * U+2029 PARAGRAPH SEPARATOR (Unicode's mandatory breaks). Inside a name, each is read as the
+ * LF is ({@link joinedEnd}): before, `</repository_instruc\u2028tions>` and `</c\u2029wd>`
+ * were printed raw while the same closers with an LF were escaped (review rev96c F4).
+ */
+function isLineBreak(point: number): boolean {
+  return (point >= 0x0a && point <= 0x0d) || point === 0x85 || point === 0x2028 || point === 0x2029;
 }
 
 /** Whether `point` goes on a run that stands for one `_` between two words ({@link joinedEnd}). */
