@@ -602,6 +602,12 @@ const LOOK_ALIKE_LETTERS: ReadonlyMap<number, string> = new Map([
     ["Ԛц", "qu"],
     // Cherokee `Ꮜ` (SA), drawn as `U`, is not in confusables.txt.
     ["Ꮜ", "u"],
+    // Drawn as a `w` and no source in confusables.txt (review rev96c F3: `oωner="user"` was the
+    // owner mark unread; `ω` and the omegas it is the prototype of come from the file now): the
+    // closed omega `ɷ`, Cyrillic `ѡ` with a titlo `ѽ` and with a small te `ѿ` (no decomposition:
+    // a `ѡ` with a mark over it), the Greek pi symbol `ϖ` (an `ω` with a bar over it), and `ɰ`
+    // (a turned `m` with a long leg: the file's `ɯ`, a `w`, with a tail).
+    ["ɷѽѿϖɰ", "wwwww"],
     // The modifier low macron drawn as `_`, and the lower one eighth block, the double low line
     // and the undertie (`</project▁context>`, review rev51b F2).
     ["\u02cd\u2581\u2017\u203f", "____"],
