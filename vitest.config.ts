@@ -344,6 +344,12 @@ const SLOW = [
   "test/catalogue/hostile-element-name-line-break-rev92c.test.ts",
   // rev93h F2: three renders (an untrusted AGENTS.md, twice; a trusted always rule), 1.1-1.9 s under a load of 10.
   "test/catalogue/hostile-quirks-inline-table-rev93h.test.ts",
+  // rev96c F4: an untrusted render of closers split by U+2028, U+2029 (0.7-1.7 s under load).
+  "test/catalogue/hostile-element-name-line-separator-rev96c.test.ts",
+  // rev96c F3: an untrusted render of a glob rule's forged owner mark (1.1 s under load).
+  "test/catalogue/hostile-rule-owner-omega-rev96c.test.ts",
+  // rev96c F1/F2: two untrusted renders of forged closers and openers after paired brackets (1.1 s under load).
+  "test/catalogue/hostile-paired-opener-space-gt-rev96c.test.ts",
   // The package, a render and the CLI's render loaded in a graph of its own, then the tokenizer:
   // whether it is loaded is the test, so it cannot share a graph (2.6 s at a load of 1.5).
   "test/api/lazy-tokenizer.test.ts",

@@ -602,6 +602,12 @@ const LOOK_ALIKE_LETTERS: ReadonlyMap<number, string> = new Map([
     ["Ԛц", "qu"],
     // Cherokee `Ꮜ` (SA), drawn as `U`, is not in confusables.txt.
     ["Ꮜ", "u"],
+    // Drawn as a `w` and no source in confusables.txt (review rev96c F3: `oωner="user"` was the
+    // owner mark unread; `ω` and the omegas it is the prototype of come from the file now): the
+    // closed omega `ɷ`, Cyrillic `ѡ` with a titlo `ѽ` and with a small te `ѿ` (no decomposition:
+    // a `ѡ` with a mark over it), the Greek pi symbol `ϖ` (an `ω` with a bar over it), and `ɰ`
+    // (a turned `m` with a long leg: the file's `ɯ`, a `w`, with a tail).
+    ["ɷѽѿϖɰ", "wwwww"],
     // The modifier low macron drawn as `_`, and the lower one eighth block, the double low line
     // and the undertie (`</project▁context>`, review rev51b F2).
     ["\u02cd\u2581\u2017\u203f", "____"],
@@ -743,9 +749,11 @@ const OPENER_CODES: ReadonlySet<number> = new Set(
 
 /**
  * The look-alike openers that are prose's quotation marks or paired brackets too (`«rules»`,
- * `《Git权威指南》`, `⟪tools⟫`, decided): read as `<` only before a slash
- * (`«/repository_instructions>`, review rev92c F2), as a symbol is read, not past white space.
- * By the table's rule: its brackets and quotation marks (Ps, Pi, each with its closer), not the
+ * `《Git权威指南》`, `⟪tools⟫`, decided): when their own closer ({@link OWN_CLOSER}) ends them
+ * first (or nothing does), read as `<` only before a slash (`«/repository_instructions>`,
+ * review rev92c F2), past white space as every opener is (`《 /rules》`, review rev96c F1), as a
+ * symbol is read; ended first by `>` or another tag end (`《user_instructions path="…">`,
+ * `⟪cwd>`), an opener as `‹` is (review rev96c F2). By the table's rule: its brackets and quotation marks (Ps, Pi, each with its closer), not the
  * confusables of `<` (`ᚲ` `‹` `ᐸ` `˂` `𝈶` `❮`) nor the single angle brackets listed by hand
  * (`〈` `⟨`: rev51b F2), which open a tag before a name (review rev93h F3).
  */
@@ -765,6 +773,30 @@ const TAG_END = new RegExp(
     .join("")}]`,
   "u",
 );
+
+/** Each paired opener's own closer (`《` `》`, `«` `»`), from the same table. */
+const OWN_CLOSER: ReadonlyMap<number, number> = new Map(
+  LT_LOOK_ALIKES.filter(([, , , closer]) => closer !== 0).map(([code, , , closer]) => [
+    code,
+    closer,
+  ]),
+);
+
+/**
+ * The first end of a tag ({@link TAG_END}) at or after a place, or -1. The
+ * places asked for only grow, and the last one found is kept while it is
+ * still ahead, so a text is read once in all.
+ */
+function tagEndFinder(text: string): (from: number) => number {
+  const finder = new RegExp(TAG_END.source, "gu");
+  let found = -2;
+  return (from) => {
+    if (found === -1 || found >= from) return found;
+    finder.lastIndex = from;
+    found = finder.exec(text)?.index ?? -1;
+    return found;
+  };
+}
 
 /**
  * A symbol that is not ASCII (Unicode's Sm, Sc, Sk, So: `⪡` `⧀` `⊰` `⫍` `→` `©`):
@@ -2376,6 +2408,14 @@ function heldOpeners(text: string, names: ReadonlySet<string>, documents?: numbe
   let lastNamed = false;
   // Whether the last name read is a page's only (not one of `names`): held as a start tag only.
   let lastPage = false;
+  // Made when a paired bracket is first met: most texts hold none.
+  let nextEnd: ((from: number) => number) | undefined;
+  // Whether the paired bracket `code` is ended by its own closer first, or by nothing.
+  const endsAsProse = (code: number, from: number) => {
+    nextEnd ??= tagEndFinder(text);
+    const end = nextEnd(from);
+    return end === -1 || text.codePointAt(end) === OWN_CLOSER.get(code);
+  };
   for (let lt = nextOpen(0); lt !== -1; ) {
     // The tag character `<` takes two units.
     const opener = widthAt(text, lt);
@@ -2390,7 +2430,10 @@ function heldOpeners(text: string, names: ReadonlySet<string>, documents?: numbe
       continue;
     }
     // A symbol read as `<` only directly before a name or a slash (`→ rules` is prose).
-    const quote = QUOTE_OPENERS.has(first);
+    // A paired bracket is prose only when its own closer ends it (`«rules»`, `《Docs》`): ended by
+    // `>` or another tag end first (`《user_instructions path="…">`, `⟪cwd>`), it opens a tag as `‹`
+    // does (review rev96c F2).
+    const quote = QUOTE_OPENERS.has(first) && endsAsProse(first, lt + opener);
     const listed = first === 0x3c || (OPENER_CODES.has(first) && !quote);
     const [start, inner] = tagRun(text, lt + opener, listed);
     if (quote && !slashBetween(text, lt + opener, start)) {
@@ -2449,7 +2492,9 @@ function heldOpeners(text: string, names: ReadonlySet<string>, documents?: numbe
  */
 function tagRun(text: string, from: number, listed: boolean): [start: number, inner: number] {
   let i = from;
-  let blank = listed;
+  // White space before a slash is read past after any opener (`《 /rules>`, `⋖ /rules>`), as
+  // after `‹` (review rev96c F1); before a name, only after a listed one (`→ rules` is prose).
+  let blank = listed || slashAfterBlanks(text, from);
   let inner = -1;
   let openers = 0;
   for (let strokes = 0; i < text.length; ) {
@@ -2483,14 +2528,30 @@ const MAX_RUN_OPENERS = 1;
 
 /**
  * Whether the opener `code` at `at` reads on past the invisible characters
- * after it: a listed one skips white space too, any one a slash or stroke.
+ * after it: a listed one skips white space too; any one reads on when a slash
+ * or stroke comes after white space and invisible characters (review rev96c F1).
  * Another (`∕ rules`, U+2800 before white space) reads at most the name
  * right after it.
  */
 function leadsOn(text: string, at: number, code: number): boolean {
   if (OPENER_CODES.has(code) && !QUOTE_OPENERS.has(code)) return true;
-  const next = text.codePointAt(skipInvisible(text, at + (code > 0xffff ? 2 : 1))) ?? 0;
-  return isSlashCode(next) || isStrokeCode(next);
+  return slashAfterBlanks(text, at + (code > 0xffff ? 2 : 1));
+}
+
+/**
+ * Whether a slash, or a stroke read as one, comes at `from` after white space and invisible
+ * characters: after any opener, what {@link tagRun} reads past to it (review rev96c F1: a space,
+ * NBSP or U+3000 between `《` `«` `⋖` `◁` and the slash of `/repository_instructions>` ended the
+ * run, while a TAB or a line break, invisible to the run, did not).
+ */
+function slashAfterBlanks(text: string, from: number): boolean {
+  let at = from;
+  for (; at < text.length; at += widthAt(text, at)) {
+    const code = text.codePointAt(at) ?? 0;
+    if (!isInvisible(code) && !isSpaceCode(code)) break;
+  }
+  const next = text.codePointAt(at) ?? 0;
+  return isSlashCode(next) || (isStrokeCode(next) && !isInvisible(next) && !isSpaceCode(next));
 }
 
 /** Whether the name read from `start` on (after an opener's run, {@link tagRun}) is one of `names`. */
@@ -2636,7 +2697,8 @@ function joinedEnd(text: string, start: number, end: number, names: ReadonlySet<
     // A line break anywhere in the name (`at` is past its first character): a hard-wrapped line
     // after a separator (`</repository_`, a line break, `instructions>`), or inside a word
     // (`</repository_instruc`, a line break, `tions>`: review rev92c, where only the first was read).
-    const wrapped = point === 0x0a || point === 0x0d;
+    // Any line terminator a reader may take, not only LF and CR (review rev96c F4: U+2028 and U+2029).
+    const wrapped = isLineBreak(point);
     if (
       !blank &&
       markup === 0 &&
@@ -2716,6 +2778,16 @@ class JoinedRead {
     if (this.#sigma) return nameKey(joinedName(this.#written, false, bars));
     return nameKey(bars ? this.#barred : this.#plain);
   }
+}
+
+/**
+ * Every line terminator a reader may take: LF, CR, VT, FF, NEL, U+2028 LINE SEPARATOR and
+ * U+2029 PARAGRAPH SEPARATOR (Unicode's mandatory breaks). Inside a name, each is read as the
+ * LF is ({@link joinedEnd}): before, `</repository_instruc\u2028tions>` and `</c\u2029wd>`
+ * were printed raw while the same closers with an LF were escaped (review rev96c F4).
+ */
+function isLineBreak(point: number): boolean {
+  return (point >= 0x0a && point <= 0x0d) || point === 0x85 || point === 0x2028 || point === 0x2029;
 }
 
 /** Whether `point` goes on a run that stands for one `_` between two words ({@link joinedEnd}). */
