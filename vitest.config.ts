@@ -10,6 +10,10 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // rev96d F1: a dozen CLI renders and exports, the first loads the CLI (4.6 s idle).
+  "test/catalogue/hostile-output-global-instructions-links.test.ts",
+  // rev96d F2: nine CLI renders, exports and a watch, the first loads the CLI (2.5 s idle).
+  "test/catalogue/hostile-output-ancestor-context.test.ts",
   // rev92d F2/F5: twenty CLI renders and exports, the first loads the CLI (4 s idle).
   "test/catalogue/hostile-output-own-inputs-global.test.ts",
   // rev92d F3: a session's render and contextFor, then three hooks' replies (1.6 s idle).

@@ -122,7 +122,7 @@ export function createProgram(
         )
         .option(
           "--force",
-          "with -o: write onto a file this render reads (your agent dir's AGENTS.md, APPEND_SYSTEM.md, SYSTEM.md), or a trusted project's prompt onto an agent's global instructions file (~/.gemini/GEMINI.md)",
+          "with -o: write onto a file this render reads (your agent dir's AGENTS.md, APPEND_SYSTEM.md, SYSTEM.md) or an instructions file out of the project that agents load in the folders below it (~/work/AGENTS.md), or a trusted project's prompt onto an agent's global instructions file (~/.gemini/GEMINI.md)",
         )
         .addHelpText(
           "after",
@@ -213,7 +213,7 @@ export function createProgram(
         )
         .option(
           "--force",
-          "with --out: write onto a file this render reads (your agent dir's AGENTS.md, APPEND_SYSTEM.md, SYSTEM.md), or a trusted project's prompt onto an agent's global instructions file (~/.gemini/GEMINI.md)",
+          "with --out: write onto a file this render reads (your agent dir's AGENTS.md, APPEND_SYSTEM.md, SYSTEM.md) or an instructions file out of the project that agents load in the folders below it (~/work/AGENTS.md), or a trusted project's prompt onto an agent's global instructions file (~/.gemini/GEMINI.md)",
         )
         .option(
           "--hooks",

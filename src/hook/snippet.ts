@@ -298,14 +298,28 @@ export function globalInstructionFileOf(
   paths: readonly string[],
   homes: readonly string[],
 ): { agent: string; file: string } | undefined {
-  const keys = new Set(paths.map((p) => fold(p.split(sep).join("/"))));
-  for (const home of homes) {
-    for (const [agent, files] of Object.entries(GLOBAL_INSTRUCTION_FILES)) {
-      const file = files.find((f) => keys.has(fold(join(home, f).split(sep).join("/"))));
-      if (file !== undefined) return { agent, file: `~/${file}` };
-    }
-  }
-  return undefined;
+  const keys = new Set(paths.map(samePathKey));
+  return globalInstructionPlaces(homes).find((place) => keys.has(samePathKey(place.path)));
+}
+
+/**
+ * Each global instructions file ({@link GLOBAL_INSTRUCTION_FILES}) at its default place in each
+ * of `homes`, in that order: its agent, its name from the home folder (`~/.gemini/GEMINI.md`) and
+ * its path there. What `-o` is compared with, as written and by the real paths they lead to.
+ */
+export function globalInstructionPlaces(
+  homes: readonly string[],
+): { agent: string; file: string; path: string }[] {
+  return homes.flatMap((home) =>
+    Object.entries(GLOBAL_INSTRUCTION_FILES).flatMap(([agent, files]) =>
+      files.map((f) => ({ agent, file: `~/${f}`, path: join(home, f) })),
+    ),
+  );
+}
+
+/** A path as the instructions files' places are compared: without case, trailing dots and spaces. */
+export function samePathKey(path: string): string {
+  return fold(path.split(sep).join("/"));
 }
 
 /**

@@ -156,11 +156,12 @@ describe("hostile-named-path-other-repo: a file named in another repository foll
       ]);
     }
     expect(readFileSync(join(config, "AGENTS.md"), "utf8")).toBe("MY-GLOBAL-RULES\n");
-    // A real folder of the kit is written as named.
+    // A real folder of the kit is written as named (a prompt.md: an AGENTS.md out of the project
+    // is refused by its name since review rev96d F2, agents load it in the folders below).
     mkdirSync(join(kit, "build"));
-    const ok = await cli(root, app, ["render", "-o", join(kit, "build", "AGENTS.md")]);
+    const ok = await cli(root, app, ["render", "-o", join(kit, "build", "prompt.md")]);
     expect(ok.code).toBe(0);
-    expect(existsSync(join(kit, "build", "AGENTS.md"))).toBe(true);
+    expect(existsSync(join(kit, "build", "prompt.md"))).toBe(true);
   });
 
   it("normal layouts keep your links: ~/notes, your link to a kit elsewhere, a dotfiles home", async () => {

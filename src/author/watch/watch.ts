@@ -14,6 +14,8 @@ import { templatesBesideRender } from "../_render-templates.js";
 import type { WatchHooks } from "../types.js";
 import { type WatchTarget, watchTargets } from "./_watch-targets.js";
 
+export type { WatchTarget };
+
 /** How long the files must stay quiet before a re-render: an editor's save is several events. */
 export const DEFAULT_DEBOUNCE_MS = 100;
 
@@ -244,25 +246,23 @@ async function renderOnce(options: SystemPromptOptions, givenBy: GivenBy, output
 }
 
 /**
- * Whether the render `prepared` (of `options`) reads the file at `path` for
- * the prompt's text, by watch's own test ({@link reads}) on the files and
- * folders watch would watch for it, less those that give the prompt no text
- * (the workspace tree's listing, the slash-command templates): `render -o`
- * and `export --out` refuse such a target without `--force` (review rev92d
- * F2: `-o ~/.pi/agent/APPEND_SYSTEM.md` put the repository's text in your
- * own file, read as yours by every later render).
+ * The files and folders the render `prepared` (of `options`) reads for the
+ * prompt's text, as watch would watch them, less those that give the prompt
+ * no text (the workspace tree's listing, the slash-command templates):
+ * `render -o` and `export --out` refuse a target among them without
+ * `--force` ({@link reads}, and where their links lead: review rev92d F2,
+ * `-o ~/.pi/agent/APPEND_SYSTEM.md` put the repository's text in your own
+ * file, read as yours by every later render; rev96d F1).
  */
-export async function renderReads(
+export async function renderReadTargets(
   options: SystemPromptOptions,
   prepared: PreparedPrompt,
-  path: string,
-): Promise<boolean> {
-  const { targets } = await watchTargets(options, prepared, { textOnly: true });
-  return reads(targets, path);
+): Promise<WatchTarget[]> {
+  return (await watchTargets(options, prepared, { textOnly: true })).targets;
 }
 
 /** Whether the files `targets` watch include `path` (by real path: a watched folder may be spelled another way). */
-function reads(targets: readonly WatchTarget[], path: string): boolean {
+export function reads(targets: readonly WatchTarget[], path: string): boolean {
   const real = realOr(path);
   const name = basename(real);
   const dir = dirname(real);

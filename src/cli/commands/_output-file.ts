@@ -24,18 +24,22 @@ import {
 } from "../../_paths.js";
 import { UnsafePathError, writeProblem } from "../../_safe-write.js";
 import { escapeInline, hasVisible } from "../../_text.js";
+import type { WatchTarget } from "../../author/watch/watch.js";
+import { NESTED_CONTEXT_NAMES } from "../../gather/context-names.js";
 import {
   AGENT_FOLDERS,
   agentFileOf,
   CONFIG_FOLDERS,
   CONFIG_PROMPT_FOLDERS,
   globalInstructionFileOf,
+  globalInstructionPlaces,
   INSTRUCTION_FILES,
   PROMPT_FOLDERS,
   type PromptFolder,
   promptFolderOf,
   rulePlacesIn,
   SETTINGS_FILES,
+  samePathKey,
   topOnlyHolders,
 } from "../../hook/snippet.js";
 import { resolveAgentDir } from "../../locate/layers.js";
@@ -500,7 +504,18 @@ export async function namedOutput(
       cwd: io.cwd,
     }),
   });
-  await refuseGlobalInstructions(path, out.path, home, flags, flag, io);
+  // A target the write refuses anyway (a link on its way where none may be) is said by the write,
+  // as before: where its links lead is not judged (render has said it already).
+  const problem = linksFirst
+    ? undefined
+    : await writeProblem(out.path, out.within === undefined ? {} : { within: out.within });
+  const writable = problem === undefined;
+  const global = await refuseGlobalInstructions(path, out, writable, home, flags, flag, io);
+  const above =
+    global === undefined && writable
+      ? await refuseLoadedAbove(path, out.path, flags, io, home, flag)
+      : undefined;
+  const loadedItself = global ?? above;
   const writes = proseNameProblem(path, json);
   if (writes !== undefined) {
     const who = flag === "export" ? "export" : "render";
@@ -512,7 +527,11 @@ export async function namedOutput(
       `${flag}: ${path}: ${who} ${writes}, or ${instead}; not written: a file of another name may be one a program loads as code (a shell's activate, a Makefile.PL, a *.mk), and the prompt holds a repository's text`,
     );
   }
-  return promptFolder === undefined ? out : { ...out, promptFolder };
+  return {
+    ...out,
+    ...(promptFolder === undefined ? {} : { promptFolder }),
+    ...(loadedItself === undefined ? {} : { loadedItself }),
+  };
 }
 
 /**
@@ -523,23 +542,30 @@ export async function namedOutput(
  * yours, so the project's prompt, a repository's text in it, would be your
  * words everywhere, whatever line starts the agent. `--force` writes it for a
  * trusted project's prompt, with a warning; never an untrusted one's
- * (`--untrusted`) (decided, review rev92d F5).
+ * (`--untrusted`) (decided, review rev92d F5). When it is one (written as `--force` asks): that
+ * the agent loads it by itself, for export's hint.
  *
  * @throws RefusedError naming `flag` and the path as the user wrote it.
  */
 async function refuseGlobalInstructions(
   path: string,
-  write: string,
+  out: OutputTarget,
+  writable: boolean,
   home: string,
   flags: { force?: unknown; untrusted?: unknown },
   flag: string,
   io: CliIo,
-): Promise<void> {
-  // As written and as resolved, in your home folder by its path and its real path: a link on
-  // the way is refused by the write itself, which never follows one.
+): Promise<string | undefined> {
+  // As written and as resolved, in your home folder by its path and its real path; and by the
+  // real path each default place leads to, through each link on its way and its last (your
+  // `~/.claude -> dotfiles/claude`, `~/.gemini/GEMINI.md -> ../dotfiles/gemini/GEMINI.md`: review
+  // rev96d F1), compared with the target's, unless the write refuses the target anyway (a link
+  // on its way where none may be: said by the write, as before).
   const homes = [home, await realpath(home).catch(() => home)];
-  const found = globalInstructionFileOf([path, write], homes);
-  if (found === undefined) return;
+  const found =
+    globalInstructionFileOf([path, out.path], homes) ??
+    (writable ? await globalInstructionLedTo(out.path, homes) : undefined);
+  if (found === undefined) return undefined;
   const why = `${escapeInline(path)} is ${found.agent}'s own instructions file in your home folder (${found.file}), which it loads by itself in every project as your words: this project's prompt, the repository's text in it, would be read as yours everywhere`;
   if (flags.untrusted === true) {
     throw new RefusedError(
@@ -552,15 +578,82 @@ async function refuseGlobalInstructions(
     );
   }
   io.stderr(`sysprompt: WARNING: ${why}; written there as --force asks\n`);
+  return `${found.agent} loads ${found.file} by itself in every project`;
+}
+
+/**
+ * Refuses a target out of the project being rendered whose name is one an agent or sysprompt
+ * loads from a project's folders and the folders above it ({@link NESTED_CONTEXT_NAMES}, the
+ * rule files' names {@link RULE_ENTRY_NAMES}: `AGENTS.md`, `CLAUDE.md`, `CLAUDE.local.md`,
+ * `GEMINI.md`, `AGENT.md`, …, compared by {@link nameKey}): `~/AGENTS.md`, `~/work/CLAUDE.md` is
+ * read by every project below its folder (sysprompt's context files, Claude Code's, opencode's
+ * and pi's walk up), so this project's prompt, a repository's text in it, would be their
+ * instructions. In the project (by its root as found and its real path, the target as written
+ * and as its links lead) it is the project's own file and written. `--force` writes it, with a
+ * warning (decided, review rev96d F2: from a clone in /tmp/evil, `render --untrusted -o
+ * ~/work/AGENTS.md` was written and every project in `~/work` printed the repository's line).
+ * What the agents then do with it, for export's hint; undefined for another file.
+ *
+ * @throws RefusedError naming `flag` and the path as the user wrote it.
+ */
+async function refuseLoadedAbove(
+  path: string,
+  write: string,
+  flags: { cwd?: string | undefined; force?: unknown },
+  io: CliIo,
+  home: string,
+  flag: string,
+): Promise<string | undefined> {
+  const { RULE_ENTRY_NAMES } = await import("../../gather/rules/index.js");
+  const names = new Set([...NESTED_CONTEXT_NAMES, ...RULE_ENTRY_NAMES].map(nameKey));
+  const name = [basename(path), basename(write)].find((n) => names.has(nameKey(n)));
+  if (name === undefined) return undefined;
+  const cwd = flags.cwd === undefined ? io.cwd : resolveUserPath(flags.cwd, io.cwd, home);
+  const root = await findProjectRoot(cwd);
+  const roots = [root, await realpath(root).catch(() => root)];
+  const real = (await linkLeads().path(resolve(write))).at;
+  const targets = real === undefined ? [write] : [write, real];
+  if (targets.some((t) => roots.some((r) => isWithin(t, r)))) return undefined;
+  const folder = escapeInline(dirname(path));
+  const loaded = `agents load ${escapeInline(name)} by themselves in every project below ${folder}`;
+  const why = `${escapeInline(path)} is out of this project (${escapeInline(root)}), and ${loaded} (sysprompt's context files, Claude Code, opencode and pi read the folders above a project too): each would read this project's prompt, the repository's text in it, as that folder's instructions`;
+  if (flags.force !== true) {
+    throw new RefusedError(
+      `${flag}: ${why}; not written: write the prompt in this project or to a file of another name, or pass --force to write it there knowingly`,
+    );
+  }
+  io.stderr(`sysprompt: WARNING: ${why}; written there as --force asks\n`);
+  return loaded;
+}
+
+/**
+ * The global instructions file ({@link globalInstructionPlaces}) whose default place in one of
+ * `homes` leads, through its links, to the real path `write` leads to (both followed by {@link
+ * linkLeads}, a link not there yet taken as the file it would make), or undefined.
+ */
+async function globalInstructionLedTo(
+  write: string,
+  homes: readonly string[],
+): Promise<{ agent: string; file: string } | undefined> {
+  const leads = linkLeads();
+  const target = (await leads.path(resolve(write))).at;
+  if (target === undefined) return undefined;
+  const key = samePathKey(target);
+  for (const place of globalInstructionPlaces(homes)) {
+    const at = (await leads.path(place.path)).at;
+    if (at !== undefined && samePathKey(at) === key) return place;
+  }
+  return undefined;
 }
 
 /**
  * Refuses a target outside the project that the render `prepared` reads for
- * the prompt's text (`renderReads` in src/author/watch/watch.ts, watch's own
- * test): your `~/.pi/agent/AGENTS.md`, `APPEND_SYSTEM.md`, `SYSTEM.md`, a
- * context file above the project, a file your options name; the next render
- * would read the repository's text there as that file's, yours. With `force`
- * it is written (decided, review rev92d F2).
+ * the prompt's text (`renderReadTargets` and `reads` in src/author/watch/watch.ts,
+ * watch's own test; and where those files' links lead, {@link readThroughLinks}):
+ * your `~/.pi/agent/AGENTS.md`, `APPEND_SYSTEM.md`, `SYSTEM.md`, a context file
+ * above the project, a file your options name; the next render would read the
+ * repository's text there as that file's, yours. With `force` it is written
+ * (decided, review rev92d F2, rev96d F1).
  *
  * @throws RefusedError naming `flag` and the path as the user wrote it.
  */
@@ -575,18 +668,60 @@ export async function refuseRenderInput(
   // A target the write refuses anyway (a link, a folder) is said by the write, as before; one in
   // the project is the repository's own file (`.cursorrules`, its AGENTS.md), no text of yours.
   if (force === true || (await writeProblem(write)) !== undefined) return;
-  if (options.cwd !== undefined && isWithin(write, await findProjectRoot(options.cwd))) return;
+  const project = options.cwd === undefined ? undefined : await findProjectRoot(options.cwd);
+  if (project !== undefined && isWithin(write, project)) return;
   // Loaded only for a named output: a render to standard output never asks.
-  const { renderReads } = await import("../../author/watch/watch.js");
-  if (!(await renderReads(options, prepared, write))) return;
+  const { reads, renderReadTargets } = await import("../../author/watch/watch.js");
+  const targets = await renderReadTargets(options, prepared);
+  if (!reads(targets, write) && !(await readThroughLinks(targets, write, project))) return;
   throw new RefusedError(
     `${flag}: ${escapeInline(shown)}: this render reads that file (a file of your agent dir, a context file, an import, a file a layer loads): the prompt written there, the repository's text in it, would be read as that file's by every later render; not written: pass --force to write it anyway`,
   );
 }
 
-/** {@link namedOutput}'s target, and the prompt folder it is a file of ({@link promptFolderOf}). */
+/**
+ * Whether one of the files the render reads (`targets`, {@link WatchTarget}: a folder's named
+ * entries, or every entry of a folder read whole) leads through its links (each link on its way
+ * and its last, followed by {@link linkLeads}) to the real path `write` leads to: your
+ * `--append-system-prompt ~/notes/base.md` with `base.md -> ../dotfiles/base.md`, then `-o
+ * ~/dotfiles/base.md` (review rev96d F1). A folder read whole has its links read ({@link
+ * linksBelow}, its own entries). The project's own folders are not followed: the render never
+ * reads through a link of the repository's out of it.
+ */
+async function readThroughLinks(
+  targets: readonly WatchTarget[],
+  write: string,
+  project: string | undefined,
+): Promise<boolean> {
+  const leads = linkLeads();
+  const target = (await leads.path(resolve(write))).at;
+  if (target === undefined) return false;
+  const key = samePathKey(target);
+  const same = (at: string | undefined) => at !== undefined && samePathKey(at) === key;
+  for (const t of targets) {
+    if (project !== undefined && (t.dir === project || isWithin(t.dir, project))) continue;
+    if (t.names !== undefined) {
+      for (const name of t.names) if (same((await leads.path(join(t.dir, name))).at)) return true;
+      continue;
+    }
+    const folder = (await leads.path(t.dir)).at;
+    if (folder === undefined) continue;
+    if (samePathKey(dirname(target)) === samePathKey(folder)) return true;
+    for (const link of await linksBelow(t.dir, 1)) {
+      if (same((await leads.link(folder, link)).at)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * {@link namedOutput}'s target, the prompt folder it is a file of ({@link promptFolderOf}), and,
+ * for a file written as `--force` asks though an agent loads it by itself (an agent's global
+ * instructions file, an `AGENTS.md` out of the project), what loads it: export's hint says so.
+ */
 export interface NamedOutput extends OutputTarget {
   promptFolder?: PromptFolder;
+  loadedItself?: string;
 }
 
 /**

@@ -69,6 +69,8 @@ export interface ExportTarget {
   from?: string;
   /** The prompt folder `--out` is a file of (`.github/agents`): {@link refuseSettingsBlock}. */
   promptFolder?: PromptFolder;
+  /** What loads `--out` by itself, written as `--force` asks ({@link NamedOutput}): the hint says so. */
+  loadedItself?: string;
 }
 
 /**
@@ -110,7 +112,13 @@ export async function exportTarget(
   const working = await realpath(given).catch(() => given);
   // The real root of its project: whose default export file it is.
   const project = await findProjectRoot(working);
-  const target: { path: string; write?: string; root?: string; promptFolder?: PromptFolder } =
+  const target: {
+    path: string;
+    write?: string;
+    root?: string;
+    promptFolder?: PromptFolder;
+    loadedItself?: string;
+  } =
     flags.out !== undefined
       ? await outTarget(outputPath(flags.out, "--out", io, home), flags, io, home)
       : defaultExportPath(agent, spec, { env: io.env, home, project });
@@ -130,6 +138,7 @@ export async function exportTarget(
     ...(target.root !== undefined ? { within: target.root } : {}),
     ...(flags.out === undefined ? { cache: true } : {}),
     ...(target.promptFolder !== undefined ? { promptFolder: target.promptFolder } : {}),
+    ...(target.loadedItself !== undefined ? { loadedItself: target.loadedItself } : {}),
     spec,
     ...named,
   };
@@ -183,7 +192,13 @@ async function outTarget(
   flags: ExportFlags,
   io: CliIo,
   home: string,
-): Promise<{ path: string; write?: string; root?: string; promptFolder?: PromptFolder }> {
+): Promise<{
+  path: string;
+  write?: string;
+  root?: string;
+  promptFolder?: PromptFolder;
+  loadedItself?: string;
+}> {
   const out = await namedOutput(path, flags, io, home, "export");
   const shared = await sharedFolderOf(out.path);
   if (shared !== undefined) {
@@ -202,6 +217,7 @@ async function outTarget(
     ...(out.path !== path ? { write: out.path } : {}),
     ...(out.within !== undefined ? { root: out.within } : {}),
     ...(out.promptFolder !== undefined ? { promptFolder: out.promptFolder } : {}),
+    ...(out.loadedItself !== undefined ? { loadedItself: out.loadedItself } : {}),
   };
 }
 
@@ -293,7 +309,13 @@ export function settingHint(target: ExportTarget): string {
     target.from === undefined
       ? ""
       : ` (its path is from the project's top, ${escapeInline(target.from)}: the opencode.json there)`;
-  return `for ${target.agent}, add this line to ${target.spec.where}${from}:`;
+  // A file the agent loads by itself anyway (written as --force asks): "when you start it in this
+  // project" is not all it does (review rev96d F2).
+  const also =
+    target.loadedItself === undefined
+      ? ""
+      : `; but not only then: ${target.loadedItself}, with or without this line`;
+  return `for ${target.agent}, add this line to ${target.spec.where}${from}${also}:`;
 }
 
 function readyCache(folder: string): void {
