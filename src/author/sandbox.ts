@@ -17,6 +17,7 @@ import {
   type Enter,
   holdsUsableGit,
   MAX_CHAIN_FOLDERS,
+  namesRefusal,
   openedElsewhere,
   type PrivateCheck,
   type Reach,
@@ -790,6 +791,8 @@ async function keepTimesOf(from: string, to: string, problems: SandboxProblem[])
  * not copied: `O_NOFOLLOW` guards the last name only, and a folder on the way
  * swapped for a link would take the open elsewhere (decided, review rev92a
  * F3: your `~/.ssh/id_rsa` was copied as a fixture and written in a golden).
+ * A file with more than one name (a hard link) is never copied: left out
+ * (`skipSpecial`) or a problem, in the door's words ({@link namesRefusal}).
  * `ignored`: one git ignores, under its own caps (see `skipIgnored`).
  */
 async function copyFile(
@@ -815,6 +818,16 @@ async function copyFile(
       problems.push({
         path: source,
         reason: "not a regular file: a scenario folder holds only regular files and folders",
+      });
+      return;
+    }
+    // A file of more names than this one may be any file of yours: not copied, as the door
+    // does not read it; a scenario's refuses the copy, as a link does (review rev96a F1).
+    const names = namesRefusal(s, source);
+    if (names !== undefined) {
+      (copy.how.skipSpecial ? copy.skipped : problems).push({
+        path: source,
+        reason: `not copied: ${names.message}`,
       });
       return;
     }

@@ -50,6 +50,8 @@ export async function loadConfigFiles(folders: ConfigFolders): Promise<{
 /**
  * One config file; see {@link loadConfigFiles}. `planted`: a project's file,
  * refused when another user planted it or a folder on its way ({@link plantedCheck}).
+ * A project's file with more than one name (a hard link) is refused, your own
+ * is read (review rev96a F1).
  */
 export async function readConfigFile(
   path: string,
@@ -66,7 +68,10 @@ export async function readConfigFile(
   });
   let bytes: Buffer | null;
   try {
-    bytes = await readFileNoFollow(path, MAX_CONFIG_FILE_BYTES, planted);
+    bytes = await readFileNoFollow(path, MAX_CONFIG_FILE_BYTES, {
+      planted,
+      anyNames: layer === "user",
+    });
   } catch (error) {
     if (!(error instanceof UnsafePathError)) throw error;
     return none([

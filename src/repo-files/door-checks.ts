@@ -1,5 +1,5 @@
 import type { Stats } from "node:fs";
-import { join, parse, relative, resolve, sep } from "node:path";
+import { basename, join, parse, relative, resolve, sep } from "node:path";
 import { ownerOrMissingSync, statOrUndefinedSync } from "../_io.js";
 import { othersWrite } from "../_others-write.js";
 import { toPosix } from "../_paths.js";
@@ -85,11 +85,39 @@ export function wayChanged(now: string | undefined, real: string, way: Way): Ref
 }
 
 /**
+ * A repository's regular file with more than one name (`s`, its fstat): a
+ * hard link. Its other names cannot be seen from here, so it may be any file
+ * of yours (`proj/notes.md` and `~/.ssh/id_rsa` one file: a tarball unpacked
+ * by Python's `tarfile` before 3.14 makes that link from a member naming
+ * `../home/.ssh/id_rsa`; `cp -al` makes them too), and git never makes one in
+ * a work tree: refused, trusted or not, with how to make it a file of its own
+ * (decided, review rev96a F1). The one rule for every reader of a
+ * repository's file: the door's open-then-check ({@link openedRefusal}),
+ * the strict read (`readFileNoFollow`) and the simulate and scenario copy.
+ */
+export function namesRefusal(s: Pick<Stats, "nlink">, real: string): Refusal | undefined {
+  if (!(s.nlink > 1)) return undefined;
+  const name = shellWord(basename(real));
+  return {
+    reason: "outside",
+    code: "file-outside-project",
+    message: `it has ${s.nlink} names (hard links to one file), and its other names may lie anywhere, your home folder too, so it may be any file of yours; git never makes one in a work tree; to keep it, make it a file of its own in its folder: cp ${name} ${name}.tmp && mv ${name}.tmp ${name}`,
+  };
+}
+
+/** A file's name as one shell word for its folder: as it is when plain, else in single quotes; `./` before a `-`. */
+function shellWord(name: string): string {
+  const word = /^[\w.,:+=@%-]+$/.test(name) ? name : `'${name.replaceAll("'", "'\\''")}'`;
+  return word.startsWith("-") ? `./${word}` : word;
+}
+
+/**
  * The checks on the open file (`s`, its fstat; `opened`, where the kernel
  * says it is): the very file checked (`before`) at its checked real path,
  * and, for a project's file, no entry of its real path another user's in a
  * folder other users may write to ({@link Reach.planted}, the file's own owner
- * from `s`, the entries in such folders looked up again), and its way
+ * from `s`, the entries in such folders looked up again), one name only
+ * ({@link namesRefusal}: no hard link), and its way
  * unchanged (`now`: the path's real path asked again). The kernel is asked
  * where the file is after those look-ups: another user's folder swapped in
  * for the open and back out before them is then elsewhere (rev66a F1).
@@ -110,5 +138,5 @@ export function openedRefusal(
   const planted = reach?.planted(real, s);
   if (movedFrom(real, o.opened())) return CHANGED;
   if (!reach) return undefined;
-  return planted ?? (way && wayChanged(o.now, real, way));
+  return planted ?? namesRefusal(s, real) ?? (way && wayChanged(o.now, real, way));
 }

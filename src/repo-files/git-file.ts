@@ -360,7 +360,9 @@ async function validHead(head: string): Promise<boolean> {
   }
   if (kind !== "file") return false;
   // A regular file only, never a FIFO or a device; a HEAD past the cap is none git writes.
-  const bytes = await readFileNoFollow(head, MAX_GITFILE_BYTES).catch(() => null);
+  const bytes = await readFileNoFollow(head, MAX_GITFILE_BYTES, { anyNames: true }).catch(
+    () => null,
+  );
   if (bytes === null) return false;
   // As git reads it: its first 255 bytes, a C string to the first NUL.
   const first = bytes.subarray(0, HEAD_BYTES);

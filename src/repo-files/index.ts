@@ -18,6 +18,8 @@ export {
   chainFolders,
   MAX_CHAIN_FOLDERS,
 } from "./cwd-chain.js";
+// Where an entry opened by its path below a checked folder must lie (rev92a F1-F4). See list-folder.ts.
+export { namesRefusal } from "./door-checks.js";
 export { isGitFolder } from "./git-file.js";
 export {
   type HeldEnd,
@@ -32,7 +34,6 @@ export {
 } from "./held-links.js";
 export { type HgCopy, type HgIgnore, hgIgnoreAround, hgIgnored } from "./hgignore.js";
 export { intoProject } from "./into-project.js";
-// Where an entry opened by its path below a checked folder must lie (rev92a F1-F4). See list-folder.ts.
 export { openedElsewhere, realBelow } from "./list-folder.js";
 export { type NestedCheck, nestedClones } from "./nested-clone.js";
 export { readFileNoFollow } from "./no-follow.js";

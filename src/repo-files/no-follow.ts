@@ -2,7 +2,7 @@ import { constants, type Stats } from "node:fs";
 import { resolve } from "node:path";
 import { lstat, open, openedPath, realpath } from "../_io.js";
 import { isCode, KIND_WORDS, kindOrError, messageOf, UnsafePathError } from "../_safe-write.js";
-import { openedRefusal } from "./door-checks.js";
+import { namesRefusal, openedRefusal } from "./door-checks.js";
 import { openedElsewhere } from "./list-folder.js";
 import type { PlantedCheck } from "./planted.js";
 
@@ -30,15 +30,22 @@ import type { PlantedCheck } from "./planted.js";
  * way swapped for a link would take the open elsewhere (decided, review rev92a
  * F4: your `~/.pi/agent/AGENTS.md` was printed as a golden's lines).
  *
+ * `anyNames` (your own `sysprompt.yaml` in the agent dir, not a repository's
+ * file; a git `HEAD`, of which only whether git takes it is asked): a hard
+ * link is read. Every other file is a repository's, and one with more than
+ * one name is refused ({@link namesRefusal}, also part of
+ * {@link openedRefusal}: a golden hard-linked to your `~/.ssh/id_rsa` would
+ * print it in a diff; decided, review rev96a F1).
+ *
  * @throws UnsafePathError (`unsafe-target`, `too-large`, `write-failed` for a
  * read error) naming the path.
  */
 export async function readFileNoFollow(
   path: string,
   maxBytes: number,
-  planted?: PlantedCheck,
-  at?: string,
+  o: { planted?: PlantedCheck | undefined; at?: string | undefined; anyNames?: boolean } = {},
 ): Promise<Buffer | null> {
+  const { planted, at } = o;
   const target = resolve(path);
   const kind = await kindOrError(target);
   if (kind instanceof UnsafePathError) throw kind;
@@ -64,15 +71,18 @@ export async function readFileNoFollow(
     if (!s.isFile()) {
       throw new UnsafePathError("unsafe-target", target, "not a regular file: it is not read");
     }
-    if (checked !== undefined && planted !== undefined) {
-      const opened = handle;
-      const refusal = openedRefusal(
-        { ...checked, s, opened: () => openedPath(opened), now: undefined },
-        { planted },
-        undefined,
-      );
-      if (refusal) throw new UnsafePathError("unsafe-target", target, refusal.message);
-    }
+    const opened = handle;
+    const refusal =
+      checked !== undefined && planted !== undefined
+        ? openedRefusal(
+            { ...checked, s, opened: () => openedPath(opened), now: undefined },
+            { planted },
+            undefined,
+          )
+        : o.anyNames
+          ? undefined
+          : namesRefusal(s, target);
+    if (refusal) throw new UnsafePathError("unsafe-target", target, refusal.message);
     const buffer = Buffer.alloc(Math.min(s.size, maxBytes) + 1);
     let filled = 0;
     while (filled < buffer.length) {

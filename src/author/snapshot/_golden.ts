@@ -68,7 +68,7 @@ export async function compare(
   room: DiffRoom = diffRoom(),
 ): Promise<GoldenFile> {
   // `path` lies in the scenario folder `snapshot` judged by its real path: read only there (rev92a F4).
-  const bytes = await readFileNoFollow(path, MAX_GOLDEN_BYTES, undefined, path);
+  const bytes = await readFileNoFollow(path, MAX_GOLDEN_BYTES, { at: path });
   const expected = bytes === null ? null : bytes.toString("utf8").replaceAll("\r\n", "\n");
   if (expected === actual) return { path, kind, status: "same", updated: false };
   const status = expected === null ? "missing" : actual === null ? "stale" : "changed";

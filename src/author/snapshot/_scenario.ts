@@ -127,12 +127,9 @@ export async function readScenario(file: string, real = false): Promise<Scenario
   const path = resolve(file);
   let bytes: Buffer | null;
   try {
-    bytes = await readFileNoFollow(
-      path,
-      MAX_SCENARIO_FILE_BYTES,
-      undefined,
-      real ? path : undefined,
-    );
+    bytes = await readFileNoFollow(path, MAX_SCENARIO_FILE_BYTES, {
+      at: real ? path : undefined,
+    });
   } catch (error) {
     const reason = error instanceof UnsafePathError ? error.reason : (error as Error).message;
     throw new ScenarioError(path, `cannot read it: ${reason}`, undefined, { cause: error });

@@ -22,6 +22,7 @@ import {
   holdsUsableGit,
   type IgnoreFileRead,
   NO_DEADLINE,
+  namesRefusal,
   placeRefusal,
   plantedCheck,
   projectReach,
@@ -639,8 +640,9 @@ export interface LeftOutLink {
  * symlink to a file named before it (a CLAUDE.md linking to the AGENTS.md of
  * a folder above) is not named again. The walk never enters a linked folder,
  * so a file that is no link is at its own real path; only links are resolved,
- * and nothing is when there are none. Hard links are files of their own
- * paths, as on-touch delivery takes them. The model is told to read and
+ * and nothing is when there are none. A file of more than one name (a hard
+ * link: {@link namesRefusal}) is `leftOut`, as the door and on-touch delivery
+ * refuse it (decided, review rev96a F1). The model is told to read and
  * follow these, and its own read tool follows a link: a name is listed only
  * when the door would read it there. One another user put where anyone may
  * write (their `ww/evil/AGENTS.md`, the door's `Reach.planted`) is not named
@@ -671,6 +673,14 @@ async function eachFileOnce(
       continue;
     }
     if (seen.has(real)) continue;
+    // A file of more than one name, which the door does not read (review rev96a F1): not listed.
+    // One lstat a context file found (the listing gave its kind only), none a link's target.
+    const stats = f.stats ?? statOrUndefinedSync(own, false);
+    const names = stats && namesRefusal(stats, real);
+    if (names !== undefined) {
+      leftOut.push({ path: f.path, refusal: names });
+      continue;
+    }
     if (!f.link) {
       seen.add(real);
       if (planted(real) === undefined) out.push(f.path);
