@@ -118,6 +118,12 @@ export interface SnapshotOptions extends ScenarioRenderOptions {
    */
   within?: string;
   /**
+   * `target` must be a folder: a file there is refused (a `bad-argument`
+   * error), whatever its name. The CLI sets it for its default `snapshots/`.
+   * Default: false: a scenario file may be named too.
+   */
+  folder?: boolean;
+  /**
    * Stops the run between two scenarios, as its total of `MAX_SNAPSHOT_MS`
    * does: each scenario not rendered is an error at its file, and nothing
    * of it is compared or written.

@@ -333,7 +333,10 @@ export function createProgram(
         .description(
           "render *.scenario.yaml files and compare each with its golden <name>.md (exit 1 on drift)",
         )
-        .argument("[dir]", "folder of the scenarios, or one scenario file (default: snapshots)")
+        .argument(
+          "[dir]",
+          "folder of the scenarios (default: snapshots), or one *.scenario.yaml file",
+        )
         .option("--update", "write the golden files that differ (and only those)")
         .option("--json", "print the whole report as JSON")
         .addHelpText(

@@ -233,7 +233,10 @@ function yamlReason(message: string): string {
   return first.replace(/ at line \d+, column \d+:?$/, "").replace(/:$/, "");
 }
 
-/** `x` for `x.scenario.yaml` or `x.scenario.yml` (any other file: its name without the extension). */
+/**
+ * `x` for `x.scenario.yaml` or `x.scenario.yml` (any other file, which only `renderScenario` takes
+ * and which writes nothing: its name without the extension; `runSnapshots` refuses such a file).
+ */
 export function scenarioName(file: string): string {
   const base = basename(file);
   for (const suffix of SCENARIO_SUFFIXES) {

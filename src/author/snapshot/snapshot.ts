@@ -39,6 +39,7 @@ import {
   readScenario,
   SCENARIO_KEYS,
   SCENARIO_SUFFIX,
+  SCENARIO_SUFFIXES,
   type Scenario,
   ScenarioError,
   type ScenarioKey,
@@ -337,14 +338,19 @@ function formatDiagnostics(diagnostics: readonly Diagnostic[]): string {
  * holds a link or a special file are reported as errors at their path, not
  * thrown.
  *
- * @throws SyspromptError when `target` is neither a folder nor a file, or a folder too large to copy.
+ * @throws SyspromptError when `target` is neither a folder nor a scenario file (a file whose
+ * name is not `*.scenario.yaml` or `.yml`; any file with `folder`), or a folder too large to copy.
  */
 export async function runSnapshots(
   target: string,
   options: SnapshotOptions = {},
 ): Promise<SnapshotReport> {
   const update = options.update === true;
-  const { dir, files } = await scenarioFiles(resolve(target), options.within);
+  const { dir, files } = await scenarioFiles(
+    resolve(target),
+    options.within,
+    options.folder === true,
+  );
   const scenarios: ScenarioOutcome[] = [];
   if (files.length > 0) {
     const parent = options.sandboxDir ?? defaultSandboxParent(process.env, homeFolder());
@@ -393,6 +399,7 @@ export async function runSnapshots(
 async function scenarioFiles(
   target: string,
   within: string | undefined,
+  folderOnly: boolean,
 ): Promise<{ dir: string; files: string[] }> {
   const usage = `pass the folder that holds the *${SCENARIO_SUFFIX} files (default: snapshots/), or one of them`;
   let kind: Exclude<PathKind, "missing">;
@@ -410,6 +417,22 @@ async function scenarioFiles(
   // A FIFO or device would block the read, or never end.
   if (kind === "other") {
     throw new SyspromptError("bad-argument", `${target} is not a folder or a file; ${usage}`);
+  }
+  if (kind === "file" && folderOnly) {
+    throw new SyspromptError(
+      "bad-argument",
+      `${target} is not a folder; with no argument, snapshot checks the scenarios in the folder ${basename(target)}/; ${usage}`,
+    );
+  }
+  // Its golden `<name>.md` is written beside it: only a scenario file's name says that `.md` is
+  // a golden. Any other file (`docs/notes.yaml`, `plan.md`) named a file of yours to replace
+  // (decided, review rev97b F1). Judged by the real name, which the golden is named from.
+  if (kind === "file" && !isScenarioName(basename(real))) {
+    const really = basename(real) === basename(target) ? "" : ` (really ${real})`;
+    throw new SyspromptError(
+      "bad-argument",
+      `${target}${really} is not a scenario file: its name must end in ${SCENARIO_SUFFIXES.join(" or ")} (its golden is <name>.md beside it); ${usage}`,
+    );
   }
   await refuseFolderOutside(target, kind === "file" ? dirname(real) : real, within);
   if (kind === "file") return { dir: dirname(real), files: [real] };

@@ -35,6 +35,8 @@ export async function snapshotCommand(
   const report = await runSnapshots(out.path, {
     update: flags.update === true,
     within: out.within ?? out.tree?.root ?? io.cwd,
+    // The default names a folder: a repository's regular file `snapshots` is no scenario of yours.
+    folder: dir === undefined,
     sandboxDir: defaultSandboxParent(io.env, io.home ?? homeFolder()),
   });
   const code = report.ok ? EXIT_OK : EXIT_PROBLEMS;
