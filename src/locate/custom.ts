@@ -263,8 +263,27 @@ export function replacedByProject(
     ...files,
     ...sectionsReplaced(templates, custom),
     ...partialsReplaced(user, project),
-    ...blockBodiesReplaced(templates, user, project),
+    ...blockBodiesReplaced([templates], user, project),
   ];
+}
+
+/**
+ * rev97a F2: `check`'s word on your partial blocks a trusted project's partial
+ * fills ({@link blockBodiesReplaced}), judged on every stack a model may choose
+ * (`stacks`: the plain files' and each per-model variant's, as check renders its
+ * matrix), not on the one a render without a model uses: your `mine@small.md`
+ * holding `{{#> policy}}…{{/policy}}` was warned about by `render --model
+ * gpt-4o-mini` and by `explain`, never by `check`. A render and explain judge
+ * the stack they print ({@link replacedByProject}).
+ */
+export function partialBlocksReplaced(
+  stacks: readonly (readonly SectionTemplate[])[],
+  layers: readonly LoadedLayer[],
+): Diagnostic[] {
+  const user = layers.find((l) => l.layer === "user");
+  const project = layers.find((l) => l.layer === "project");
+  if (!user || !project) return [];
+  return blockBodiesReplaced(stacks, user, project);
 }
 
 /**
@@ -281,13 +300,13 @@ export function replacedByProject(
  * one that fails to parse is said by its render.
  */
 function blockBodiesReplaced(
-  templates: readonly SectionTemplate[],
+  stacks: readonly (readonly SectionTemplate[])[],
   user: LoadedLayer,
   project: LoadedLayer,
 ): Diagnostic[] {
   if (Object.keys(project.partials).length === 0) return [];
   const folder = project.partialsDir ?? ".pi/partials";
-  return yourTemplates(templates, user, project).flatMap(({ text, path, line }) =>
+  return yourTemplates(stacks, user, project).flatMap(({ text, path, line }) =>
     partialBlocks(text).flatMap((b) => {
       const at = `${path ?? "your template"}:${line + b.line - 1}`;
       // A name chosen as the prompt renders (`{{#> (lookup . "x")}}`) may be any partial's.
@@ -314,25 +333,42 @@ function blockBodiesReplaced(
  * Every template of yours the render may print, with its file and first line:
  * each version of yours in an enabled section's stack that may print (the top
  * one, or one below a version that is blank, inheriting its body, or calls a
- * partial, `{{> base}}`), each partial of yours a project's partial of its
- * name does not replace (that is said by {@link partialsReplaced}), and your
- * SYSTEM_TEMPLATE.md. Your literal SYSTEM.md and APPEND_SYSTEM.md, your
- * general rules and values are text, never templates.
+ * partial, `{{> base}}`), each file once however many of `stacks` (a render's
+ * one; check's plain and per-model ones) hold it, each partial of yours a
+ * project's partial of its name does not replace (that is said by {@link
+ * partialsReplaced}), and your SYSTEM_TEMPLATE.md. Your literal SYSTEM.md and
+ * APPEND_SYSTEM.md, your general rules and values are text, never templates.
  */
 function yourTemplates(
-  templates: readonly SectionTemplate[],
+  stacks: readonly (readonly SectionTemplate[])[],
   user: LoadedLayer,
   project: LoadedLayer,
 ): { text: string; path: string | undefined; line: number }[] {
   const texts: { text: string; path: string | undefined; line: number }[] = [];
-  for (const t of templates) {
-    if (!t.meta.enabled) continue;
-    for (let v: SectionTemplate | undefined = t; v !== undefined; v = v.lower) {
-      if (v.source.layer === "user")
-        texts.push({ text: v.body, path: v.source.path, line: v.bodyLine });
-      if (v.body.trim() !== "" && !CALLS_PARTIAL.test(v.body)) break;
+  const seen = new Set<string>();
+  // Whether a file's version hides the ones below it, read once however many stacks hold it:
+  // check's stacks, one per variant, each hold a project's large section.
+  const hides = new Map<string, boolean>();
+  const hidesBelow = (v: SectionTemplate) => {
+    const file = v.source.path;
+    const known = file === undefined ? undefined : hides.get(file);
+    if (known !== undefined) return known;
+    const hidden = v.body.trim() !== "" && !CALLS_PARTIAL.test(v.body);
+    if (file !== undefined) hides.set(file, hidden);
+    return hidden;
+  };
+  for (const templates of stacks)
+    for (const t of templates) {
+      if (!t.meta.enabled) continue;
+      for (let v: SectionTemplate | undefined = t; v !== undefined; v = v.lower) {
+        const file = v.source.path;
+        if (v.source.layer === "user" && (file === undefined || !seen.has(file))) {
+          if (file !== undefined) seen.add(file);
+          texts.push({ text: v.body, path: file, line: v.bodyLine });
+        }
+        if (hidesBelow(v)) break;
+      }
     }
-  }
   for (const name of Object.keys(user.partials).sort()) {
     const text = user.partials[name];
     if (text === undefined || Object.hasOwn(project.partials, name)) continue;
@@ -361,6 +397,16 @@ const PARTIAL_BLOCK_OPENER = /\{\{~?#>/;
  * `{{#> 'policy'}}`, `{{#> 5}}`, `{{#> true}}` name `policy`, `5`, `true`: its
  * `original`, which Handlebars' compiler looks up as a string). A name chosen
  * at run time (a subexpression, `{{#> (lookup . "x")}}`) is undefined.
+ *
+ * A block your own inline partial of its name fills is none (rev97a): an
+ * `{{#*inline "policy"}}` in the block's program or one around it (the
+ * template's top, an `{{#if}}`'s or `{{else}}`'s body holding the block),
+ * before the block or after it, since Handlebars runs a program's decorators
+ * before its statements, takes the place of every partial of that name given
+ * to the render, the project's too. One in a sibling program (an `{{#if}}`
+ * closed before the block) or in the block's own body does not; an inline
+ * partial whose name is not a literal (`{{#*inline policy}}`, a path looked up
+ * as the prompt renders) is not counted.
  */
 function partialBlocks(text: string): { name: string | undefined; line: number }[] {
   if (!PARTIAL_BLOCK_OPENER.test(text)) return [];
@@ -371,6 +417,8 @@ function partialBlocks(text: string): { name: string | undefined; line: number }
     return [];
   }
   const found: { name: string | undefined; line: number }[] = [];
+  // The inline partials' names in scope, each counted by the programs that define it.
+  const inline = new Map<string, number>();
   const walk = (node: unknown): void => {
     if (node === null || typeof node !== "object") return;
     const n = node as {
@@ -381,6 +429,13 @@ function partialBlocks(text: string): { name: string | undefined; line: number }
       name?: { type?: unknown; original?: unknown };
       loc?: { start?: { line?: number } };
     };
+    if (Array.isArray(n.body)) {
+      // A program: its inline partials are defined before any of its statements runs.
+      const own = inlineNames(n.body);
+      for (const name of own) inline.set(name, (inline.get(name) ?? 0) + 1);
+      for (const s of n.body) walk(s);
+      for (const name of own) inline.set(name, (inline.get(name) ?? 1) - 1);
+    }
     if (n.type === "PartialBlockStatement" && n.name !== undefined) {
       const body = (n.program as { body?: unknown[] } | undefined)?.body ?? [];
       const filled = body.some((s) => {
@@ -389,18 +444,35 @@ function partialBlocks(text: string): { name: string | undefined; line: number }
         return !(st.type === "ContentStatement" && String(st.value).trim() === "");
       });
       const dynamic = n.name.type === "SubExpression";
-      if (filled)
-        found.push({
-          name: dynamic ? undefined : String(n.name.original),
-          line: n.loc?.start?.line ?? 1,
-        });
+      const name = dynamic ? undefined : String(n.name.original);
+      const yours = name !== undefined && (inline.get(name) ?? 0) > 0;
+      if (filled && !yours) found.push({ name, line: n.loc?.start?.line ?? 1 });
     }
-    if (Array.isArray(n.body)) for (const s of n.body) walk(s);
     walk(n.program);
     walk(n.inverse);
   };
   walk(ast);
   return found;
+}
+
+/** Literal types an inline partial's name may be written as: each names its value as a string. */
+const LITERAL_NAMES = new Set(["StringLiteral", "NumberLiteral", "BooleanLiteral"]);
+
+/** The names of the inline partials (`{{#*inline "name"}}`) a program's statements define. */
+function inlineNames(statements: readonly unknown[]): string[] {
+  const names: string[] = [];
+  for (const s of statements) {
+    const st = s as {
+      type?: unknown;
+      path?: { original?: unknown };
+      params?: { type?: unknown; value?: unknown }[];
+    };
+    if (st.type !== "DecoratorBlock" || st.path?.original !== "inline") continue;
+    const first = st.params?.[0];
+    if (first !== undefined && LITERAL_NAMES.has(String(first.type)))
+      names.push(String(first.value));
+  }
+  return names;
 }
 
 /**

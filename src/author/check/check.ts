@@ -10,6 +10,7 @@ import { capDiagnostics, createEngine, type Engine, templateSize } from "../../e
 import { MAX_PROMPT_TAGS, MAX_PROMPT_WORDS } from "../../engine/limits.js";
 import { runStep, type StepRunner } from "../../gather/deadline.js";
 import { ownFirstGate } from "../../gather/own-first.js";
+import { partialBlocksReplaced } from "../../locate/custom.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import { emptyLayer } from "../../locate/load-layer.js";
 import { checkFolders } from "../../options/folders.js";
@@ -23,6 +24,7 @@ import { emptyPromptDiagnostics } from "../../sections/empty-prompt.js";
 import { layerSections } from "../../sections/layer.js";
 import { classDataInfos, classOrderInfos } from "../../sections/order-class.js";
 import { type CustomPrompt, renderSections } from "../../sections/render.js";
+import type { SectionTemplate } from "../../sections/types.js";
 import { type LoadSkillsResult, loadSkills } from "../../skills/index.js";
 import type { Diagnostic, DiagnosticLevel, Layer } from "../../types.js";
 import { driftDiagnostics, generalRulesDrift } from "../_drift.js";
@@ -161,6 +163,7 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
   } = checkTemplates(layers, engine, schemaWithVars(Object.keys(vars)), outOfTime);
   pushAll(diagnostics, problems);
   const failed = new Set(problems.filter((d) => d.level === "error").map((d) => d.path));
+  const stacks = variantStacks(layers);
   // Every render would compile what the static check left out, a prompt's total each time; and
   // past check's budget, the matrix's 20 s would come on top of it.
   const matrix = templatesCut
@@ -169,13 +172,21 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
         diagnostics: [
           matrixCut(
             0,
-            matrixPlan(layers, vars).total,
+            matrixPlan(stacks, layers, vars).total,
             templatesCut === "tags" ? TAGS_REACHED : TIME_REACHED,
           ),
         ],
       }
-    : renderMatrix(layers, engine, failed, vars);
+    : renderMatrix(stacks, layers, engine, failed, vars);
   pushAll(diagnostics, matrix.diagnostics);
+  // Your partial blocks a project's partial fills, in every stack a model may choose (rev97a F2).
+  pushAll(
+    diagnostics,
+    partialBlocksReplaced(
+      stacks,
+      layers.map((l) => l.loaded),
+    ),
+  );
   const sections = layerSections(layers.flatMap((l) => l.loaded.sections));
   pushAll(diagnostics, classOrderInfos(sections), classDataInfos(sections));
   pushAll(diagnostics, skills.diagnostics, promptTemplates.diagnostics, presets);
@@ -413,12 +424,13 @@ export const MAX_TEMPLATE_PROBLEMS = 20;
  * file whose static check already found an error: that error says more.
  */
 function renderMatrix(
+  stacks: readonly SectionTemplate[][],
   layers: readonly CheckedLayer[],
   engine: Engine,
   failed: ReadonlySet<string | undefined>,
   vars: Readonly<Record<string, string>>,
 ) {
-  const { stacks, cases, total } = matrixPlan(layers, vars);
+  const { cases, total } = matrixPlan(stacks, layers, vars);
   const partials: Record<string, string> = Object.assign(
     {},
     ...layers.map((l) => l.loaded.partials),
@@ -460,10 +472,13 @@ function renderMatrix(
   return { cases: cases.length, diagnostics };
 }
 
-/** What the matrix renders: each variant's stack (the plain files' first) with every data case. */
-function matrixPlan(layers: readonly CheckedLayer[], vars: Readonly<Record<string, string>>) {
+/**
+ * Each stack a model may choose: the plain files', then one for each per-model
+ * variant (chosen in its layer, as a model its globs match would choose it).
+ */
+function variantStacks(layers: readonly CheckedLayer[]): SectionTemplate[][] {
   const files = layers.flatMap((l) => l.loaded.sections);
-  const stacks = [
+  return [
     layerSections(files),
     ...files
       .filter((f) => f.variant)
@@ -471,6 +486,14 @@ function matrixPlan(layers: readonly CheckedLayer[], vars: Readonly<Record<strin
         layerSections(files, (candidates) => candidates.find((c) => c === variant)),
       ),
   ];
+}
+
+/** What the matrix renders: each variant's stack (the plain files' first) with every data case. */
+function matrixPlan(
+  stacks: readonly SectionTemplate[][],
+  layers: readonly CheckedLayer[],
+  vars: Readonly<Record<string, string>>,
+) {
   const systemTemplates: CustomPrompt[] = layers.flatMap((l) =>
     l.systemTemplate
       ? [
@@ -484,7 +507,7 @@ function matrixPlan(layers: readonly CheckedLayer[], vars: Readonly<Record<strin
       : [],
   );
   const cases = dataMatrix(systemTemplates, vars);
-  return { stacks, cases, total: stacks.length * cases.length };
+  return { cases, total: stacks.length * cases.length };
 }
 
 /** Why the matrix renders nothing after check-templates-cut. */
