@@ -107,7 +107,6 @@ export async function servePrompt(
   let shown: RenderResult | undefined;
   let renders = 0;
   let view: InspectorView | undefined;
-  let viewJson = "";
   /** The view's JSON as bytes, made once: every answer sends these, never a copy of its own. */
   let viewAnswer: Buffer = Buffer.alloc(0);
   let viewBytes: Buffer = Buffer.alloc(0);
@@ -168,7 +167,7 @@ export async function servePrompt(
       error: render.error,
     });
     if (!render.error) shown = render.result;
-    viewJson = JSON.stringify(view);
+    const viewJson = JSON.stringify(view);
     viewAnswer = Buffer.from(viewJson);
     viewBytes = viewEvent(view.count, viewJson);
     clients.broadcast(viewBytes);
