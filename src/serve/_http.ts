@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { PageAsset } from "./_page.js";
 import { parseSwitches, type Switches } from "./_switches.js";
 
@@ -11,14 +12,16 @@ export interface Inspector {
   allowedHosts: ReadonlySet<string>;
   /** The secret every `/api/` request must carry ({@link newToken}). */
   token: string;
-  /** The latest view, as JSON. */
-  view: () => string;
+  /** The latest view's JSON, as bytes made once per render and shared by every answer. */
+  view: () => Buffer;
+  /** The views sent and not yet taken ({@link createViewAnswers}). */
+  answers: ViewAnswers;
   /** Whether another event stream may open (their number is capped). */
   hasRoom: () => boolean;
   /** Streams every render to `res` (server-sent events), starting with the latest. */
   subscribe: (res: ServerResponse) => void;
-  /** Re-renders with these switches; resolves to the new view's JSON, rejects when it cannot render. */
-  switchOptions: (switches: Switches) => Promise<string>;
+  /** Re-renders with these switches; resolves to the new view's JSON bytes, rejects when it cannot render. */
+  switchOptions: (switches: Switches) => Promise<Buffer>;
 }
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -62,6 +65,73 @@ export const MAX_BODY_BYTES = 8 * 1024;
  * body still missing then never comes (408, connection closed).
  */
 export const BODY_DEADLINE_MS = 3_000;
+
+/**
+ * Connections open at once (`server.maxConnections`; past it Node closes a
+ * new one at once): the page's few, its event streams
+ * (16 at most) and a few tabs more.
+ */
+export const MAX_CONNECTIONS = 32;
+
+/**
+ * Bytes of views (`/api/render`, `/api/options` answers) sent and not yet
+ * taken by their clients, across connections: past it a new request gets
+ * 503 with `Retry-After`, unless none is waiting (a view larger than this
+ * still goes, alone). Every answer shares the one view's bytes, so this
+ * bounds what the kernel's copies and the queued answers can hold.
+ */
+export const MAX_UNSENT_VIEW_BYTES = 64 * 1024 * 1024;
+
+/** Sends views with the caps above; `unsent` is the bytes not yet taken. */
+export interface ViewAnswers {
+  send(req: IncomingMessage, res: ServerResponse, view: Buffer): void;
+  readonly unsent: number;
+}
+
+/**
+ * The views on their way to clients. A connection holds at most one: one
+ * that asks for another before it took the last (a pipelining client that
+ * does not read) is closed. Past {@link MAX_UNSENT_VIEW_BYTES} waiting in
+ * all, a new request gets 503.
+ */
+export function createViewAnswers(maxUnsent = MAX_UNSENT_VIEW_BYTES): ViewAnswers {
+  const waiting = new WeakSet<Socket>();
+  let unsent = 0;
+  return {
+    send(req, res, view) {
+      const socket = req.socket;
+      if (waiting.has(socket)) return void socket.destroy();
+      if (unsent > 0 && unsent + view.length > maxUnsent) {
+        res.setHeader("Retry-After", "5");
+        return send(
+          res,
+          503,
+          "text/plain; charset=utf-8",
+          "too many views sent and not yet read; try again\n",
+        );
+      }
+      unsent += view.length;
+      waiting.add(socket);
+      let settled = false;
+      const settle = () => {
+        if (settled) return;
+        settled = true;
+        unsent -= view.length;
+        waiting.delete(socket);
+        res.off("finish", settle);
+        res.off("close", settle);
+        socket.off("close", settle);
+      };
+      res.on("finish", settle);
+      res.on("close", settle);
+      socket.on("close", settle);
+      send(res, 200, JSON_TYPE, view);
+    },
+    get unsent() {
+      return unsent;
+    },
+  };
+}
 
 /**
  * Headers on every answer: nothing is cached, the page may load only its own
@@ -118,7 +188,7 @@ export function handleRequest(inspector: Inspector, req: IncomingMessage, res: S
   switch (path) {
     case "/api/render":
       if (method !== "GET") return notAllowed(res, "GET");
-      return send(res, 200, JSON_TYPE, inspector.view());
+      return inspector.answers.send(req, res, inspector.view());
     case "/api/events":
       if (method !== "GET") return notAllowed(res, "GET");
       if (!inspector.hasRoom()) {
@@ -176,7 +246,7 @@ async function switchOptions(inspector: Inspector, req: IncomingMessage, res: Se
   const switches = parseSwitches(parsed);
   if (!switches.ok) return fail(400, switches.error);
   try {
-    send(res, 200, JSON_TYPE, await inspector.switchOptions(switches.value));
+    inspector.answers.send(req, res, await inspector.switchOptions(switches.value));
   } catch (error) {
     fail(400, error instanceof Error ? error.message : String(error));
   }

@@ -9,7 +9,13 @@ import type { GivenBy } from "../resolve-options.js";
 import { TOKEN_ENCODING } from "../tokens.js";
 import { type RenderResult, SyspromptError } from "../types.js";
 import { createEventClients, viewEvent } from "./_clients.js";
-import { handleRequest, type Inspector, newToken } from "./_http.js";
+import {
+  createViewAnswers,
+  handleRequest,
+  type Inspector,
+  MAX_CONNECTIONS,
+  newToken,
+} from "./_http.js";
 import { loadPage } from "./_page.js";
 import { type SourceRender, watchRenders } from "./_source.js";
 import { applySwitches, type Switches, switchesOf } from "./_switches.js";
@@ -18,6 +24,17 @@ import { createViewBuilder, type InspectorView, type RenderCause } from "./_view
 
 /** The only address the inspector listens on. */
 export const SERVE_ADDRESS = "127.0.0.1";
+/** How long a connection may take to send a request's head (Node's `headersTimeout`). */
+const HEADERS_TIMEOUT_MS = 10_000;
+/** How long it may take to send a whole request (Node's `requestTimeout`). */
+const REQUEST_TIMEOUT_MS = 15_000;
+/**
+ * How long a connection may go without sending or taking a byte (Node's
+ * `server.timeout`): an event stream gets a keep-alive every 15 s, a client
+ * that stopped reading an answer is closed, its place among the
+ * connections freed.
+ */
+const IDLE_CONNECTION_MS = 60_000;
 /** Host names that mean that address. */
 const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost"]);
 
@@ -90,7 +107,8 @@ export async function servePrompt(
   let shown: RenderResult | undefined;
   let renders = 0;
   let view: InspectorView | undefined;
-  let viewJson = "";
+  /** The view's JSON as bytes, made once: every answer sends these, never a copy of its own. */
+  let viewAnswer: Buffer = Buffer.alloc(0);
   let viewBytes: Buffer = Buffer.alloc(0);
   const clients = createEventClients();
   const token = newToken();
@@ -149,7 +167,8 @@ export async function servePrompt(
       error: render.error,
     });
     if (!render.error) shown = render.result;
-    viewJson = JSON.stringify(view);
+    const viewJson = JSON.stringify(view);
+    viewAnswer = Buffer.from(viewJson);
     viewBytes = viewEvent(view.count, viewJson);
     clients.broadcast(viewBytes);
   }
@@ -167,12 +186,22 @@ export async function servePrompt(
   }
 
   let switching: Promise<unknown> = Promise.resolve();
-  const server = createServer();
+  const server = createServer({
+    // A request's head within 10 s, its whole within 15 s (the page's come at once).
+    headersTimeout: HEADERS_TIMEOUT_MS,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    // Checked each second, not Node's 30 s, so a connection that sends nothing frees its place.
+    connectionsCheckingInterval: 1_000,
+  });
+  server.maxConnections = MAX_CONNECTIONS;
+  // A connection that takes nothing of what it was sent for this long is closed.
+  server.timeout = IDLE_CONNECTION_MS;
   const inspector: Inspector = {
     page,
     allowedHosts: new Set<string>(),
     token,
-    view: () => viewJson,
+    view: () => viewAnswer,
+    answers: createViewAnswers(),
     hasRoom: () => clients.hasRoom(),
     subscribe: (res) => {
       res.write("retry: 1000\n\n");
@@ -181,7 +210,7 @@ export async function servePrompt(
     switchOptions: (next) => {
       const run = switching.then(() => startSource(next, { kind: "options", files: [] }));
       switching = run.catch(() => undefined);
-      return run.then(() => viewJson);
+      return run.then(() => viewAnswer);
     },
   };
   server.on("request", (req: IncomingMessage, res: ServerResponse) =>
