@@ -348,6 +348,8 @@ const SLOW = [
   "test/catalogue/hostile-element-name-line-break-rev92c.test.ts",
   // rev93h F2: three renders (an untrusted AGENTS.md, twice; a trusted always rule), 1.1-1.9 s under a load of 10.
   "test/catalogue/hostile-quirks-inline-table-rev93h.test.ts",
+  // rev97a F1: three renders (an untrusted rule, a trusted section, a SYSTEM.md), 2.1-2.8 s under load.
+  "test/catalogue/hostile-quirks-raw-p-table-rev97a.test.ts",
   // rev96c F4: an untrusted render of closers split by U+2028, U+2029 (0.7-1.7 s under load).
   "test/catalogue/hostile-element-name-line-separator-rev96c.test.ts",
   // rev96c F3: an untrusted render of a glob rule's forged owner mark (1.1 s under load).

@@ -39,13 +39,14 @@ import {
   followingShown,
   MAX_CLOSER_CHARS,
   paidCheck,
+  quirksTableStarts,
   rawHidingTags,
   rawMarkupCloser,
+  tablesOutOfParagraphs,
   unendedMarkupAt,
   withCheckBudget,
   withOneRender,
 } from "./sections/html-reading.js";
-import { inlineTableStarts, inlineTablesAsText } from "./sections/markdown-html.js";
 import type { Diagnostic } from "./types.js";
 
 export type { Fence } from "./_blocks.js";
@@ -687,7 +688,10 @@ export function closedOpenToYours(
   };
   const once = { ...options, onEscaped };
   // No code span or table cell of its own takes your words either; yours is as you wrote it.
-  const held = options.unread === undefined ? endTakesNoneOfYours(text) : text;
+  // Its `<table` start tags out of any `<p>` first (rev97a F1), as the closers would write them:
+  // the one render below then judges the text they close (a text they change is rendered again).
+  const held =
+    options.unread === undefined ? tablesOutOfParagraphs(endTakesNoneOfYours(text)) : text;
   const close = () => closeOpenBlocksOnOwnLine(held, once);
   // One render judges your words after it and a paragraph after it, where both are shown.
   return paidCheck(
@@ -1079,8 +1083,9 @@ function closedBlocks(
   options: OpenToYoursOptions | undefined,
 ): { text: string; bare: boolean } {
   // A text not yours: no raw `<` in a GFM table's lines, which CommonMark's check cannot see (rev65b F1),
-  // and no `<table` inside a paragraph, which a page without a doctype reads otherwise (rev93h F2).
-  const read = options?.unread === undefined ? inlineTablesAsText(tableRunsAsText(text)) : text;
+  // and no `<table` start tag while a `<p>` is open, which a page without a doctype reads otherwise
+  // (rev93h F2, rev97a F1): a `</p>` is written before it.
+  const read = options?.unread === undefined ? tablesOutOfParagraphs(tableRunsAsText(text)) : text;
   const close = (t: string) => closeOpenComment(closeOpenFence(t, joined));
   if (options?.unread !== undefined) {
     const closed = closeHiddenRuns(close(read), { withLine, close }, options);
@@ -1381,19 +1386,20 @@ export function hostClosingAfter(before: string): string | undefined {
 }
 
 /**
- * The renderer's own inline formatting elements (a link, emphasis, strikethrough), each as many
- * times as HTML's list of them keeps identical ones (three), whose end tags follow a host's tool
- * result that holds a `<table` inside a paragraph ({@link inlineTableStarts}): it cannot be
- * rewritten as a repository's text is ({@link inlineTablesAsText}), and a page without a doctype
- * opens that table inside the renderer's `<a>`/`<em>`/`<strong>`/`<s>`, whose own end tag is
- * ignored there, so the host's next words were in them (review rev93h F2). Where nothing is left
- * open (no-quirks, or no such element), each end tag ends nothing.
+ * What follows a host's tool result that holds a `<table` start tag while a `<p>` is open
+ * ({@link quirksTableStarts}): it cannot be rewritten as a repository's text is
+ * ({@link tablesOutOfParagraphs}), and a page without a doctype opens that table inside the `<p>`:
+ * the renderer's, around its own `<a>`/`<em>`/`<strong>`/`<s>`, whose own end tag is ignored
+ * there (review rev93h F2), or the result's own (`<p>See: <table>`, rev97a F1), which then held
+ * the host's next words. So the renderer's inline formatting elements' end tags, each as many
+ * times as HTML's list of them keeps identical ones (three), then `</p>`. Where nothing is left
+ * open (no-quirks, or no such element), each end tag ends nothing (a `</p>` makes an empty `<p>`).
  */
-const QUIRKS_END_TAGS = `</a>${"</em></strong></s>".repeat(3)}`;
+const QUIRKS_END_TAGS = `</a>${"</em></strong></s>".repeat(3)}</p>`;
 
 /** {@link QUIRKS_END_TAGS} on a closer line of its own after `before` and its closers, or "". */
 function quirksEndTags(before: string, closer: string): string {
-  if (inlineTableStarts(before).length === 0) return "";
+  if (quirksTableStarts(before).length === 0) return "";
   const text = before + closer;
   return withLine(text, `${EMPTY_COMMENT}${QUIRKS_END_TAGS}`).slice(text.length);
 }

@@ -5,9 +5,11 @@ import {
   EMPTY_COMMENT,
   MAX_HTML_CHARS,
   MAX_HTML_TAGS,
+  PARAGRAPH_END,
+  quirksTableStarts,
   rawHidingTagsAt,
 } from "../sections/html-reading.js";
-import { inlineTableStarts, markdownAsHtml } from "../sections/markdown-html.js";
+import { markdownAsHtml } from "../sections/markdown-html.js";
 import type { Diagnostic } from "../types.js";
 import { HiddenRuns } from "./_hidden-runs.js";
 import { ARGUMENT_WHITESPACE, parseCommandArgs } from "./args.js";
@@ -192,11 +194,12 @@ function guardedExpansion(
     onPageTag &&
     ((_line: number, tag: string, at: number) => onPageTag(lineOf(read, pieces.placeOf(at)), tag));
   if (substituted === undefined) return { hidden, expanded: undefined };
-  // No `<table` of the template's inside a paragraph, read in the expansion as it is printed (a
-  // default's, one a placeholder split): a page without a doctype opens it in the renderer's own
-  // link or emphasis around your words (rev93h F2, `inlineTablesAsText`). Yours is as you typed it.
-  const tables = pieces.templates(inlineTableStarts(substituted));
-  const ended = pieces.escaped(substituted, tables);
+  // No `<table` start tag of the template's while a `<p>` is open, read in the expansion as it is
+  // printed (a default's, one a placeholder split): a page without a doctype opens it in the `<p>`,
+  // or the renderer's own link or emphasis in it, around your words (rev93h F2, rev97a F1,
+  // `tablesOutOfParagraphs`): a `</p>` is written before it. Yours is as you typed it.
+  const tables = pieces.templates(quirksTableStarts(substituted));
+  const ended = pieces.written(substituted, tables, PARAGRAPH_END);
   return {
     hidden,
     expanded: escapeWrapperTags(ended, HOST_ELEMENT_NAMES, false, told, undefined, pieces.yours),
@@ -258,13 +261,14 @@ class ExpansionPieces implements ArgumentGuard {
   }
 
   /**
-   * `expanded` with the `<` at each of `places` (in order) written `&lt;`, and
+   * `expanded` with `before` written before each of `places` (in order), and
    * {@link yours} and the pieces' starts moved to match, so that a place of
    * the result is still told as the template's ({@link placeOf}).
    */
-  escaped(expanded: string, places: readonly number[]): string {
+  written(expanded: string, places: readonly number[], before: string): string {
     if (places.length === 0) return expanded;
-    // Each `&lt;` is three characters more: an offset moves by three for each place before it.
+    // An offset after a place moves by `before`'s length for each; one at it stays (a piece that
+    // starts at the `<` holds `before` too: the template's).
     const moved = (at: number) => {
       let low = 0;
       let high = places.length;
@@ -273,7 +277,7 @@ class ExpansionPieces implements ArgumentGuard {
         if ((places[mid] as number) < at) low = mid + 1;
         else high = mid;
       }
-      return at + 3 * low;
+      return at + before.length * low;
     };
     for (const range of this.yours) {
       range[0] = moved(range[0]);
@@ -283,8 +287,8 @@ class ExpansionPieces implements ArgumentGuard {
     let out = "";
     let copied = 0;
     for (const at of places) {
-      out += `${expanded.slice(copied, at)}&lt;`;
-      copied = at + 1;
+      out += `${expanded.slice(copied, at)}${before}`;
+      copied = at;
     }
     return out + expanded.slice(copied);
   }

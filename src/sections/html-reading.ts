@@ -211,6 +211,102 @@ export function tooMuchHtml(text: string): boolean {
   return false;
 }
 
+/** A `<table` start tag's name and what may follow it in a tag (white space, `/`, `>`), any case. */
+const TABLE_START = /<table(?=[\t\n\f\r />])/gi;
+
+/** What {@link tablesOutOfParagraphs} writes before each of {@link quirksTableStarts}' `<table`. */
+export const PARAGRAPH_END = "</p>";
+
+/**
+ * The offsets, in order, of the `<` of each `<table` start tag of `text` (a
+ * Markdown text not yours) that an HTML parser of its rendering meets while
+ * a `<p>` element is open, the renderer's (`Build [fast <table> now](x)`) or
+ * the text's own (`<p>See: <table>`). Only there does the parser read a page
+ * in quirks mode (no doctype: a browser opening `markdown-it prompt.md >
+ * prompt.html`, or cmark's output) otherwise than in the no-quirks mode every
+ * check of ours reads in (a fragment in a `<div>`): in no-quirks mode the
+ * table closes that `<p>`, in quirks mode it does not, and the `<p>` (or the
+ * renderer's `<a>`/`<em>` in it) then holds every later word of the prompt,
+ * the end tag of the prompt's element around the text among them
+ * (`</rule>`: `<p>` is special, so it is ignored). parse5's tree builder
+ * asks the document's mode nowhere else (`tableStartTagInBody`; the HTML
+ * standard's tree construction names quirks mode only there): each such
+ * place is one where the no-quirks reading closes a `<p>` for a table start
+ * tag (reviews rev93h F2, rev97a F1). Read as {@link shownParts} reads: the
+ * renderer's blocks put in, with scripts on and off, markdown-it's and
+ * CommonMark's inline readings. More HTML than one reading takes: every
+ * `<table` of the text.
+ */
+export function quirksTableStarts(text: string): number[] {
+  if (!/<table/i.test(text)) return [];
+  const every = () => [...text.matchAll(TABLE_START)].map((m) => m.index);
+  if (tooMuchHtml(text)) return every();
+  const at = new Set<number>();
+  try {
+    const readings = [withBlocks(text)];
+    if (readings[0]?.skipped === true) readings.push(withBlocks(text, "commonmark"));
+    for (const { html, inserted } of readings) {
+      const toText = blocksToText(inserted);
+      for (const scripting of /noscript/i.test(html) ? [true, false] : [true])
+        for (const place of tablesClosingParagraphs(html, scripting)) {
+          const inText = toText(place);
+          if (inText !== undefined) at.add(inText);
+        }
+    }
+  } catch (error) {
+    if (error !== TOO_MUCH) throw error;
+    return every();
+  }
+  return [...at].sort((a, b) => a - b);
+}
+
+/**
+ * `text` (a text not yours) with {@link PARAGRAPH_END} written before each
+ * of {@link quirksTableStarts}: the `<p>` is then closed in both modes, and
+ * the tree is the one the no-quirks reading built (there the table's start
+ * tag closed it just so, `_closePElement`), in an `<a>` or emphasis too. Not
+ * the `<table` written `&lt;`: that would make what its attributes hold
+ * markup (`<table title='<!--'>`), and show a table's cells as words.
+ */
+export function tablesOutOfParagraphs(text: string): string {
+  const places = quirksTableStarts(text);
+  if (places.length === 0) return text;
+  let out = "";
+  let copied = 0;
+  for (const place of places) {
+    out += `${text.slice(copied, place)}${PARAGRAPH_END}`;
+    copied = place;
+  }
+  return out + text.slice(copied);
+}
+
+/** Where, in `html`, a no-quirks tree builder closes a `<p>` for a `<table>` start tag ({@link quirksTableStarts}). */
+function tablesClosingParagraphs(html: string, scriptingEnabled: boolean): number[] {
+  const parser = cappedFragmentParser(MAX_HTML_ELEMENTS, scriptingEnabled, { locations: true });
+  const places: number[] = [];
+  const { html: names } = loadParse5();
+  const hooks = parser as unknown as {
+    onStartTag(token: { tagID: number; location: { startOffset: number } | null }): void;
+    _closePElement(): void;
+  };
+  const onStartTag = hooks.onStartTag.bind(parser);
+  const closeParagraph = hooks._closePElement.bind(parser);
+  let table: number | undefined;
+  hooks.onStartTag = (token) => {
+    table = token.tagID === names.TAG_ID.TABLE ? token.location?.startOffset : undefined;
+    onStartTag(token);
+    table = undefined;
+  };
+  // A table start tag closes a `<p>` only in `tableStartTagInBody`, when the mode is not quirks.
+  hooks._closePElement = () => {
+    if (table !== undefined) places.push(table);
+    table = undefined;
+    closeParagraph();
+  };
+  parser.tokenizer.write(html, true);
+  return places;
+}
+
 /** The element a Markdown text is read in: a viewer puts the rendered prompt in one. */
 function fragmentContext(): Element {
   const { defaultTreeAdapter, html } = loadParse5();

@@ -27,55 +27,13 @@ export function markdownAsHtml(
   return readMarkdown(text, inlineReading).view;
 }
 
-/** A `<table` start tag's name and what may follow it in a tag (white space, `/`, `>`), any case. */
-const TABLE_START = /<table(?=[\t\n\f\r />])/gi;
-
-/**
- * `text` (a text not yours) with the `<` of each `<table` start tag that a
- * paragraph of it holds as inline raw HTML written `&lt;` (shown as written).
- * Only there does an HTML parser read a page differently in quirks mode (no
- * doctype: a browser opening `markdown-it prompt.md > prompt.html`, or
- * cmark's output) than in the no-quirks mode every check of ours reads in
- * (a fragment in a `<div>`): in quirks mode `<table>` does not close the
- * renderer's `<p>`, so the table opens inside the renderer's own `<a>`,
- * `<em>`, `<strong>` or `<s>` (`Build [fast <table> now](https://x/) ok.`),
- * whose own end tag then arrives in table mode and is ignored, and that
- * element held every word after the text (review rev93h F2). No Markdown
- * writer needs a table there: CommonMark starts a table's HTML block only at
- * a line's start. A `<table` kept as markup by either reading
- * ({@link markdownAsHtml}: markdown-it's, CommonMark's) is written so.
- * Linear: two readings, only of a text that holds `<table` at all.
- */
-export function inlineTablesAsText(text: string): string {
-  const places = inlineTableStarts(text);
-  if (places.length === 0) return text;
-  let out = "";
-  let copied = 0;
-  for (const place of places) {
-    out += `${text.slice(copied, place)}&lt;`;
-    copied = place + 1;
-  }
-  return out + text.slice(copied);
-}
-
-/** The offsets, in order, of the `<` {@link inlineTablesAsText} writes `&lt;`. */
-export function inlineTableStarts(text: string): number[] {
-  if (!/<table/i.test(text)) return [];
-  const at = new Set<number>();
-  for (const reading of ["markdown-it", "commonmark"] as const)
-    for (const place of readMarkdown(text, reading, true).tables) at.add(place);
-  return [...at].sort((a, b) => a - b);
-}
-
-/** {@link markdownAsHtml}, and whether markdown-it's reading wrote out a `<` CommonMark's keeps (`skipped`); with `findTables`, where a paragraph keeps a `<table` start tag as markup ({@link inlineTablesAsText}). */
+/** {@link markdownAsHtml}, and whether markdown-it's reading wrote out a `<` CommonMark's keeps (`skipped`). */
 function readMarkdown(
   text: string,
   inlineReading: MarkdownReading,
-  findTables = false,
-): { view: string; skipped: boolean; tables: number[] } {
-  const tables: number[] = [];
+): { view: string; skipped: boolean } {
   if (!text.includes("<") && !text.includes(">") && !text.includes('"'))
-    return { view: text, skipped: false, tables };
+    return { view: text, skipped: false };
   const out = text.split("");
   let changed = false;
   let skipped = false;
@@ -92,14 +50,6 @@ function readMarkdown(
   let afterHtml = false;
   const inline = (from: number, to: number) => {
     if (from < to && readInline(text, from, to, mute, skipsSpecials)) skipped = true;
-  };
-  // A paragraph read: its `<table` start tags left as markup (the renderer's `<p>` holds them).
-  const paragraphDone = (from: number, to: number) => {
-    inline(from, to);
-    if (!findTables) return;
-    // Its own slice: a search of the whole text from each paragraph would be quadratic.
-    for (const m of text.slice(from, to).matchAll(TABLE_START))
-      if (out[from + m.index] === "<") tables.push(from + m.index);
   };
   eachLine(text, (from, to) => {
     const before = reading.leaf;
@@ -129,7 +79,7 @@ function readMarkdown(
     }
     // A new paragraph ends the one before it (rev64e F4: one a block quote interrupts).
     if (paragraph !== -1 && (!inParagraph || reading.started === "paragraph")) {
-      paragraphDone(paragraph, paragraphEnd);
+      inline(paragraph, paragraphEnd);
       paragraph = -1;
     }
     if (inFence) {
@@ -151,8 +101,8 @@ function readMarkdown(
     // A heading or another one-line block: its inline text.
     inline(from, to);
   });
-  if (paragraph !== -1) paragraphDone(paragraph, paragraphEnd);
-  return { view: changed ? out.join("") : text, skipped, tables };
+  if (paragraph !== -1) inline(paragraph, paragraphEnd);
+  return { view: changed ? out.join("") : text, skipped };
 }
 
 /** Whether `text` before the line break at `at` ends in `--` or `--!`: a `>` there ends a comment. */

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { TouchedFile } from "../../src/gather/context/index.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { appendTouched } from "../../src/integrations/pi/on-touch.js";
-import { inlineTablesAsText } from "../../src/sections/markdown-html.js";
+import { tablesOutOfParagraphs } from "../../src/sections/html-reading.js";
 import { expandSkillCommand } from "../../src/skills/index.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 import { skillAt } from "../skills/_helpers.js";
@@ -19,7 +19,8 @@ import { expandProjectTemplate } from "./_expand-project.js";
 // close the renderer's `<p>`, so the table opens inside the renderer's own `<a>`/`<em>`/`<strong>`,
 // whose end tag then comes in table mode and is ignored. Our checks read a fragment (no-quirks), and
 // the renderer's own inline elements are not in the Markdown view, so no closer ended them. Now a
-// `<table` a paragraph of a text not yours holds inline is written `&lt;` (`inlineTablesAsText`):
+// `<table` a paragraph of a text not yours holds inline has a `</p>` written before it
+// (`tablesOutOfParagraphs`, rev97a F1; it was written `&lt;`):
 // each reading below, quirks (no doctype) and no-quirks, shows the words after it.
 //
 // markdown-it is no dependency; CommonMark's renderer writes the same `<p><a href>…<table>…</a>` here.
@@ -68,7 +69,7 @@ function expectShown(out: string, marker: string, what: string) {
   });
 }
 
-/** An untrusted `AGENTS.md` of `paras`, rendered: the words after it are shown, each `<table` written as text. */
+/** An untrusted `AGENTS.md` of `paras`, rendered: the words after it are shown, a `</p>` before each `<table`. */
 async function expectRenderShown(paras: readonly string[]) {
   const root = tempDir();
   writeFiles(root, {
@@ -78,7 +79,9 @@ async function expectRenderShown(paras: readonly string[]) {
   const result = await renderSystemPrompt(pinned(root, { projectTrusted: false }));
   expect(result.text).toContain("Build notes");
   expectShown(`${result.text}\n\nQzAfterWords\n`, "QzAfterWords", paras.join("\n\n"));
-  expect(result.text.match(/&lt;table/gi)?.length).toBe(paras.length);
+  // The first: its table is left open (no `</table>`), and each later `<table>` closes the one before
+  // it, with no `<p>` open in either mode. The block quote's text falls back to text (rev78e F2).
+  expect(result.text).toMatch(/<\/p><table|&lt;\/p>&lt;table/);
 }
 
 describe("hostile repository: a `<table>` inside a Markdown link or emphasis holds nothing of yours in quirks mode (rev93h F2)", () => {
@@ -99,7 +102,7 @@ describe("hostile repository: a `<table>` inside a Markdown link or emphasis hol
       "project/.cursor/rules/r.mdc": `---\nalwaysApply: true\n---\n${PARAS[0]}\n`,
     });
     const result = await renderSystemPrompt(pinned(root, { projectTrusted: true }));
-    expect(result.text).toContain("Build [fast &lt;table> now]");
+    expect(result.text).toContain("Build [fast </p><table> now]");
     expectShown(`${result.text}\n\nQzAfterWords\n`, "QzAfterWords", "rule");
   });
 
@@ -171,7 +174,7 @@ describe("hostile repository: a `<table>` inside a Markdown link or emphasis hol
       "Say \\<table> here.\n",
       "Text\n<table>\n<tr><td>x</td></tr>\n</table>\n",
     ];
-    for (const text of kept) expect(inlineTablesAsText(text), text).toBe(text);
-    expect(inlineTablesAsText("A [b <table> c](d) e.\n")).toBe("A [b &lt;table> c](d) e.\n");
+    for (const text of kept) expect(tablesOutOfParagraphs(text), text).toBe(text);
+    expect(tablesOutOfParagraphs("A [b <table> c](d) e.\n")).toBe("A [b </p><table> c](d) e.\n");
   });
 });
