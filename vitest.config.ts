@@ -356,6 +356,10 @@ const SLOW = [
   "test/catalogue/hostile-rule-owner-omega-rev96c.test.ts",
   // rev96c F1/F2: two untrusted renders of forged closers and openers after paired brackets (1.1 s under load).
   "test/catalogue/hostile-paired-opener-space-gt-rev96c.test.ts",
+  // rev98b F3: an untrusted render of openers after paired brackets closed inside a tag.
+  "test/catalogue/hostile-paired-bracket-quoted-closer-rev98b.test.ts",
+  // rev98b F4: an untrusted render of a glob rule's forged owner mark.
+  "test/catalogue/hostile-rule-owner-w-lookalikes-rev98b.test.ts",
   // The package, a render and the CLI's render loaded in a graph of its own, then the tokenizer:
   // whether it is loaded is the test, so it cannot share a graph (2.6 s at a load of 1.5).
   "test/api/lazy-tokenizer.test.ts",

@@ -608,6 +608,12 @@ const LOOK_ALIKE_LETTERS: ReadonlyMap<number, string> = new Map([
     // a `ѡ` with a mark over it), the Greek pi symbol `ϖ` (an `ω` with a bar over it), and `ɰ`
     // (a turned `m` with a long leg: the file's `ɯ`, a `w`, with a tail).
     ["ɷѽѿϖɰ", "wwwww"],
+    // Drawn as a `w` and outside the generated table (review rev98b F4: `oꟺner="user"`, `oꝡner`,
+    // `oщner` were the owner mark unread). By rule: every letter whose prototype in confusables.txt
+    // is `w` with a combining mark (`ꝡ` VY is `w̦`; the generator takes a prototype of letters only),
+    // and its capital `Ꝡ`; the small capital turned m `ꟺ`, drawn as the file's `ᴡ` (a turned `m` is
+    // a `w`: the file reads `ɯ` so); and Cyrillic shcha `щ` `Щ`, the file's `ш` (a `w`) with a tail.
+    ["ꝡꝠꟺщЩ", "wwwww"],
     // The modifier low macron drawn as `_`, and the lower one eighth block, the double low line
     // and the undertie (`</project▁context>`, review rev51b F2).
     ["\u02cd\u2581\u2017\u203f", "____"],
@@ -764,11 +770,19 @@ const QUOTE_OPENERS: ReadonlySet<number> = new Set(
 );
 
 /**
+ * Every confusable of `>` in Unicode's confusables.txt (17.0.0): `›` U+203A, `❯` U+276F, `˃`
+ * U+02C3, `𝈷` U+1D237, `ᐳ` U+1433, `𖼿` U+16F3F. Before, only the first two were tag ends, and
+ * `《system-reminder ᐳ` or `《system-reminder˃` read as prose (review rev98b F3); their `<`
+ * twins `˂` `ᐸ` `𝈶` are openers by the generated table.
+ */
+const GT_CONFUSABLES = "\u203a\u276f\u02c3\u{1d237}\u1433\u{16f3f}";
+
+/**
  * The ends of a tag an opener starts, for naming it in a warning: `>`, the hand-listed
  * openers' closers and each listed one's (`》` `⟫` `»`: review rev93h F4), from the same table.
  */
 const TAG_END = new RegExp(
-  `[>\uff1e\u203a\u27e9\u3009\u276f${LT_LOOK_ALIKES.filter(([, , , closer]) => closer !== 0)
+  `[>\uff1e\u27e9\u3009${GT_CONFUSABLES}${LT_LOOK_ALIKES.filter(([, , , closer]) => closer !== 0)
     .map(([, , , closer]) => String.fromCodePoint(closer))
     .join("")}]`,
   "u",
@@ -783,12 +797,18 @@ const OWN_CLOSER: ReadonlyMap<number, number> = new Map(
 );
 
 /**
- * The first end of a tag ({@link TAG_END}) at or after a place, or -1. The
- * places asked for only grow, and the last one found is kept while it is
- * still ahead, so a text is read once in all.
+ * The first end of a tag ({@link TAG_END}) at or after a place, or -1 ({@link nextFinder}).
  */
 function tagEndFinder(text: string): (from: number) => number {
-  const finder = new RegExp(TAG_END.source, "gu");
+  return nextFinder(text, TAG_END);
+}
+
+/**
+ * The first match of `pattern` at or after a place, or -1. The places asked for only grow, and
+ * the last one found is kept while it is still ahead, so a text is read once in all.
+ */
+function nextFinder(text: string, pattern: RegExp): (from: number) => number {
+  const finder = new RegExp(pattern.source, "gu");
   let found = -2;
   return (from) => {
     if (found === -1 || found >= from) return found;
@@ -797,6 +817,20 @@ function tagEndFinder(text: string): (from: number) => number {
     return found;
   };
 }
+
+/**
+ * What makes the text between a paired bracket and its own closer a tag's inside or more than one
+ * line (review rev98b F3): `=` or a character drawn as it ({@link EQUALS_CODES}), what an
+ * attribute needs, or a line break ({@link isLineBreak}). A quote alone is none: `«user's guide»`
+ * is prose. Made on first use (after EQUALS_CODES).
+ */
+const TAG_INSIDE_MARK = (): RegExp =>
+  new RegExp(
+    `[${[...EQUALS_CODES, 0x0a, 0x0b, 0x0c, 0x0d, 0x85, 0x2028, 0x2029]
+      .map((code) => `\\u{${code.toString(16)}}`)
+      .join("")}]`,
+    "u",
+  );
 
 /**
  * A symbol that is not ASCII (Unicode's Sm, Sc, Sk, So: `⪡` `⧀` `⊰` `⫍` `→` `©`):
@@ -2410,11 +2444,19 @@ function heldOpeners(text: string, names: ReadonlySet<string>, documents?: numbe
   let lastPage = false;
   // Made when a paired bracket is first met: most texts hold none.
   let nextEnd: ((from: number) => number) | undefined;
-  // Whether the paired bracket `code` is ended by its own closer first, or by nothing.
+  let nextMark: ((from: number) => number) | undefined;
+  // Whether the paired bracket `code` is ended by nothing, or by its own closer first, on its line,
+  // around no tag's inside: before the closer no `=` (`《user_instructions note="》" …>`,
+  // `«user_instructions title=»x …>`: review rev98b F3). `《Git权威指南》`, `«rules»`,
+  // `《Environment and Planning》` stay prose (rev93h F3).
   const endsAsProse = (code: number, from: number) => {
     nextEnd ??= tagEndFinder(text);
     const end = nextEnd(from);
-    return end === -1 || text.codePointAt(end) === OWN_CLOSER.get(code);
+    if (end === -1) return true;
+    if (text.codePointAt(end) !== OWN_CLOSER.get(code)) return false;
+    nextMark ??= nextFinder(text, TAG_INSIDE_MARK());
+    const mark = nextMark(from);
+    return mark === -1 || mark > end;
   };
   for (let lt = nextOpen(0); lt !== -1; ) {
     // The tag character `<` takes two units.

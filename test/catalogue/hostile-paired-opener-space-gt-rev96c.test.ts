@@ -76,7 +76,7 @@ describe("hostile repository: a paired bracket ended by `>` (rev96c F2)", () => 
       "A《Git权威指南》",
       "⟪system-reminder⟫",
       "《system-reminder",
-      "«system-reminder\non two lines»\n> quoted",
+      // A closer on a later line no longer makes it prose (rev98b F3).
     ]);
   });
 
