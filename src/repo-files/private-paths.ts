@@ -7,6 +7,7 @@ import {
   isIgnoredPaced,
   newPatternBudget,
   type PatternBudget,
+  type PatternCut,
 } from "../_gitignore.js";
 import { lstatKindOrMissing, realpath } from "../_io.js";
 import { checkpoint, nextTurn } from "../_pace.js";
@@ -348,10 +349,10 @@ async function globalExcludes(
  * ({@link gitExcludeFile}: the common git folder's in a worktree or a
  * submodule), its patterns from that top; undefined when there is none.
  */
-export function excludeRules(repo: string): Promise<IgnoreRules | undefined> {
+export function excludeRules(repo: string, cuts?: PatternCut[]): Promise<IgnoreRules | undefined> {
   return gitExcludeFile(repo)
     .catch(() => undefined)
-    .then((file) => rulesOfFile(file, excludeHow(file)));
+    .then((file) => rulesOfFile(file, excludeHow(file), cuts));
 }
 
 /**
@@ -366,10 +367,15 @@ export function excludeRules(repo: string): Promise<IgnoreRules | undefined> {
 export async function yourIgnoreLists(
   repo: string | undefined,
   project: string,
-  options: { env?: Readonly<Record<string, string | undefined>>; home?: string } = {},
+  options: {
+    env?: Readonly<Record<string, string | undefined>>;
+    home?: string;
+    /** Where an exclude file passed over is recorded, for a walk to say (`ignore-patterns-cut`). */
+    cuts?: PatternCut[];
+  } = {},
 ): Promise<IgnoreRules[]> {
   const lists = await Promise.all([
-    repo === undefined ? undefined : excludeRules(repo),
+    repo === undefined ? undefined : excludeRules(repo, options.cuts),
     globalIgnoreRules(project, options),
   ]);
   return lists.filter((l): l is IgnoreRules => l !== undefined);
@@ -391,12 +397,16 @@ export function globalIgnoreRules(
 function rulesOfFile(
   file: string | undefined,
   how: IgnoreFileHow = { follow: true },
+  cuts?: PatternCut[],
 ): Promise<IgnoreRules | undefined> {
-  return file === undefined
-    ? Promise.resolve(undefined)
-    : withFile(undefined, file, "", newPatternBudget(), undefined, how).then(
-        (found) => found.rules,
-      );
+  if (file === undefined) return Promise.resolve(undefined);
+  return withFile(undefined, file, "", newPatternBudget(), undefined, how).then((found) => {
+    // A repository's exclude file passed over (a hard link, a link out of its git folder): said once.
+    if (found.unread !== undefined && how.follow && how.gitDir !== undefined) {
+      cuts?.push({ path: file, kept: 0, dropped: 0, unread: found.unread });
+    }
+    return found.rules;
+  });
 }
 
 /**
@@ -408,6 +418,8 @@ function rulesOfFile(
 interface FolderRules {
   rules: IgnoreRules | undefined;
   cut: string | undefined;
+  /** The file is there but was not read (a FIFO, a hard link, …): why. */
+  unread?: string;
 }
 
 function notReadWhole(cut: string): PrivateReason {
@@ -601,7 +613,7 @@ async function withFile(
   if (read.read === "none") return { rules: list, cut: undefined };
   if (read.read === "not-read") {
     const kind = read.why === "unreadable" ? "" : ` (${read.why})`;
-    return { rules: list, cut: `${name} could not be read${kind}` };
+    return { rules: list, cut: `${name} could not be read${kind}`, unread: read.why };
   }
   // Bytes, not text: git's lines are bytes, and its `?` takes one byte of a name.
   const bytes = read.bytes;

@@ -76,14 +76,19 @@ describe("hostile-ignore-file-hard-link: an ignore file that is a second name of
     });
   }
 
-  it("the tree says a hard-linked .gitignore was not read whole", async () => {
-    const { root } = project("gitignore-hard");
-    const result = await renderSystemPrompt(
-      pinned(root, { workspaceTree: true, treeMtime: "2026-01-10T09:00:00Z" }),
-    );
-    const cut = result.diagnostics.filter((d) => d.code === "ignore-patterns-cut");
-    expect(cut.map((d) => d.message).join("\n")).toContain("2 names");
-  });
+  for (const shape of ["gitignore-hard", "exclude-hard", "exclude-symlink-out"] as const) {
+    it(`${shape}: the tree says the ignore file was not read, once`, async () => {
+      const { root } = project(shape);
+      const result = await renderSystemPrompt(
+        pinned(root, { workspaceTree: true, treeMtime: "2026-01-10T09:00:00Z" }),
+      );
+      const cut = result.diagnostics.filter((d) => d.code === "ignore-patterns-cut");
+      expect(cut).toHaveLength(1);
+      const why =
+        shape === "exclude-symlink-out" ? "out of the repository's git folder" : "2 names";
+      expect(cut[0]?.message).toContain(why);
+    });
+  }
 
   it("an exclude file linked within the git folder is still followed, as git follows it", async () => {
     const { root, project: p } = project("exclude-hard");
