@@ -62,7 +62,9 @@ export async function readCappedText(
 }
 
 /** What {@link readCappedBytes} read: up to `maxBytes + 1` bytes of a file `total` bytes long. */
-export type CappedBytes = { ok: true; bytes: Uint8Array; total: number } | CappedFailure;
+export type CappedBytes =
+  /** `names`: the open file's link count (more than 1: a hard link, its other names unseen). */
+  { ok: true; bytes: Uint8Array; total: number; names: number } | CappedFailure;
 
 type CappedFailure = Extract<CappedText, { ok: false }>;
 
@@ -91,7 +93,7 @@ export async function readCappedBytes(
     if (!s.isFile()) return notFile(path, s.isDirectory());
     if (s.dev !== before.dev || s.ino !== before.ino) return swapped(path);
     const bytes = await readHead(handle, maxBytes + 1, s.size);
-    return { ok: true, bytes, total: Math.max(s.size, bytes.length) };
+    return { ok: true, bytes, total: Math.max(s.size, bytes.length), names: s.nlink };
   } catch (error) {
     // A link put in its place since the check: O_NOFOLLOW refused it.
     if ((error as NodeJS.ErrnoException).code === "ELOOP") return swapped(path);

@@ -7,8 +7,9 @@ import {
   isIgnoredPaced,
   newPatternBudget,
   type PatternBudget,
+  type PatternCut,
 } from "../_gitignore.js";
-import { lstatKindOrMissing } from "../_io.js";
+import { lstatKindOrMissing, realpath } from "../_io.js";
 import { checkpoint, nextTurn } from "../_pace.js";
 import { homeFolder, isWithin, xdgFolder } from "../_paths.js";
 import { projectOwns } from "../gather/environment/index.js";
@@ -268,7 +269,7 @@ function ownPrivatePaths(
     const hgCut = around.find((c) => c.rules.cut !== undefined)?.rules.cut;
     if (hgCut !== undefined) return { rel, why: notReadWhole(hgCut), cut: true };
     // Not ignored as git has it: a repository's `!name` may have taken back the exclude file's entry.
-    excluded ??= excludePath().then((file) => rulesOfFile(file));
+    excluded ??= excludePath().then((file) => rulesOfFile(file, excludeHow(file)));
     // Paced: the exclude file's patterns are tested at each folder of a path hundreds deep.
     if (await isIgnoredPaced(await excluded, asked, signal)) {
       return { rel, why: "excluded by .git/info/exclude" };
@@ -348,10 +349,10 @@ async function globalExcludes(
  * ({@link gitExcludeFile}: the common git folder's in a worktree or a
  * submodule), its patterns from that top; undefined when there is none.
  */
-export function excludeRules(repo: string): Promise<IgnoreRules | undefined> {
+export function excludeRules(repo: string, cuts?: PatternCut[]): Promise<IgnoreRules | undefined> {
   return gitExcludeFile(repo)
     .catch(() => undefined)
-    .then((file) => rulesOfFile(file));
+    .then((file) => rulesOfFile(file, excludeHow(file), cuts));
 }
 
 /**
@@ -366,10 +367,15 @@ export function excludeRules(repo: string): Promise<IgnoreRules | undefined> {
 export async function yourIgnoreLists(
   repo: string | undefined,
   project: string,
-  options: { env?: Readonly<Record<string, string | undefined>>; home?: string } = {},
+  options: {
+    env?: Readonly<Record<string, string | undefined>>;
+    home?: string;
+    /** Where an exclude file passed over is recorded, for a walk to say (`ignore-patterns-cut`). */
+    cuts?: PatternCut[];
+  } = {},
 ): Promise<IgnoreRules[]> {
   const lists = await Promise.all([
-    repo === undefined ? undefined : excludeRules(repo),
+    repo === undefined ? undefined : excludeRules(repo, options.cuts),
     globalIgnoreRules(project, options),
   ]);
   return lists.filter((l): l is IgnoreRules => l !== undefined);
@@ -388,10 +394,19 @@ export function globalIgnoreRules(
 }
 
 /** The patterns of the capped regular file `file` alone, from the top, with a budget of their own. */
-function rulesOfFile(file: string | undefined): Promise<IgnoreRules | undefined> {
-  return file === undefined
-    ? Promise.resolve(undefined)
-    : withFile(undefined, file, "", newPatternBudget()).then((found) => found.rules);
+function rulesOfFile(
+  file: string | undefined,
+  how: IgnoreFileHow = { follow: true },
+  cuts?: PatternCut[],
+): Promise<IgnoreRules | undefined> {
+  if (file === undefined) return Promise.resolve(undefined);
+  return withFile(undefined, file, "", newPatternBudget(), undefined, how).then((found) => {
+    // A repository's exclude file passed over (a hard link, a link out of its git folder): said once.
+    if (found.unread !== undefined && how.follow && how.gitDir !== undefined) {
+      cuts?.push({ path: file, kept: 0, dropped: 0, unread: found.unread });
+    }
+    return found.rules;
+  });
 }
 
 /**
@@ -403,6 +418,8 @@ function rulesOfFile(file: string | undefined): Promise<IgnoreRules | undefined>
 interface FolderRules {
   rules: IgnoreRules | undefined;
   cut: string | undefined;
+  /** The file is there but was not read (a FIFO, a hard link, …): why. */
+  unread?: string;
 }
 
 function notReadWhole(cut: string): PrivateReason {
@@ -418,7 +435,7 @@ async function rootRules(
   const excluded =
     excludeFile === undefined
       ? { rules: undefined, cut: undefined }
-      : await withFile(undefined, excludeFile, "", budget, root);
+      : await withFile(undefined, excludeFile, "", budget, root, excludeHow(excludeFile));
   const own = await withFile(excluded.rules, join(root, ".gitignore"), "", budget, root, IN_TREE);
   return { rules: own.rules, cut: excluded.cut ?? own.cut };
 }
@@ -450,6 +467,15 @@ async function folderRules(
  */
 const IN_TREE = { follow: false } as const;
 
+/**
+ * How a repository's exclude file `file` (`<git folder>/info/exclude`, the git
+ * folder a real path) is read: followed, as git follows it, but only to a file
+ * within that git folder, and of one name (rev98a F2: a tarball can ship `.git`).
+ */
+function excludeHow(file: string | undefined): IgnoreFileHow {
+  return file === undefined ? { follow: true } : { follow: true, gitDir: dirname(dirname(file)) };
+}
+
 /** An ignore file as the door reads it (see {@link readIgnoreFile}). */
 export type IgnoreFileRead =
   /** Its first `maxBytes` bytes; `whole` false when it is longer. */
@@ -458,6 +484,16 @@ export type IgnoreFileRead =
   | { read: "none" }
   /** There, but not read (a FIFO, socket or device, no permission): `why`. */
   | { read: "not-read"; why: string };
+
+/**
+ * How an ignore file is read ({@link readIgnoreFile}): `follow` false, the
+ * repository's in-tree file (never through a final link); `gitDir`, the
+ * repository's exclude file, followed but only to a file within its own git
+ * folder (`gitDir`, a real path); neither, your global excludes, as before.
+ * A repository's ignore file (in the tree, or its exclude file) must have one
+ * name: a hard link is not read as patterns (rev98a F2).
+ */
+export type IgnoreFileHow = { follow: false } | { follow: true; gitDir?: string };
 
 /**
  * An ignore file as git reads it, for every reader of one (the door, the
@@ -469,14 +505,35 @@ export type IgnoreFileRead =
  * socket or device is there but not read: git blocks on a FIFO or reads
  * nothing, so no verdict below it is git's (rev58a F3). Your clone's
  * `.git/info/exclude` and global excludes, followed, so made are none.
+ * A repository's ignore file with more than one name (a hard link: a tarball's
+ * member naming `../home/.bashrc`) is there but not read, since its lines may
+ * be any file of yours and the tree and the door's refusals would tell a
+ * guessed line from a wrong guess; so is a repository's exclude file that is a
+ * link leading out of its git folder (rev98a F2). Your global excludes are
+ * read whatever their links.
  */
 export async function readIgnoreFile(
   path: string,
   maxBytes: number,
-  how: { follow: boolean } = IN_TREE,
+  how: IgnoreFileHow = IN_TREE,
 ): Promise<IgnoreFileRead> {
-  const read = await readCappedBytes(path, maxBytes, how);
+  let at = path;
+  if (how.follow && how.gitDir !== undefined) {
+    const real = await realpath(path).catch(() => undefined);
+    if (real === undefined) return { read: "none" };
+    if (!isWithin(real, how.gitDir)) {
+      return { read: "not-read", why: "a link leading out of the repository's git folder" };
+    }
+    at = real;
+  }
+  const read = await readCappedBytes(at, maxBytes, at === path ? how : IN_TREE);
   if (read.ok) {
+    if (read.names > 1 && (!how.follow || how.gitDir !== undefined)) {
+      return {
+        read: "not-read",
+        why: `it has ${read.names} names (hard links to one file), whose other names may be any file of yours`,
+      };
+    }
     return {
       read: "bytes",
       bytes: read.bytes.subarray(0, maxBytes),
@@ -545,7 +602,7 @@ async function withFile(
   base: string,
   budget: PatternBudget,
   root?: string,
-  how: { follow: boolean } = { follow: true },
+  how: IgnoreFileHow = { follow: true },
 ): Promise<FolderRules> {
   const name = root === undefined || !isWithin(file, root) ? file : relative(root, file);
   // Capped, regular files only. A folder, or (in the tree) a link, is no ignore file, as for git;
@@ -556,7 +613,7 @@ async function withFile(
   if (read.read === "none") return { rules: list, cut: undefined };
   if (read.read === "not-read") {
     const kind = read.why === "unreadable" ? "" : ` (${read.why})`;
-    return { rules: list, cut: `${name} could not be read${kind}` };
+    return { rules: list, cut: `${name} could not be read${kind}`, unread: read.why };
   }
   // Bytes, not text: git's lines are bytes, and its `?` takes one byte of a name.
   const bytes = read.bytes;

@@ -271,7 +271,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   // Your own lists (the exclude file git reads, your global excludes) hide what the door refuses,
   // whatever a .gitignore takes back; paths are asked below the repository's top (`own`).
   const own = repo === undefined || repo === root ? "" : `${posixRelative(repo, root)}/`;
-  const yours = await yourListsAt(root, repo, own, options, signal);
+  const yours = await yourListsAt(root, repo, own, options, signal, budget);
   // A Mercurial working copy's `.hgignore` hides what it names, as the door refuses it (rev68a F3):
   // each working copy's of yours at or above the root (rev82a F1), none of another user's (F2).
   const markersRefused: RefusedRootMarker[] = [];
@@ -303,7 +303,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       ...(options.home !== undefined ? { home: options.home } : {}),
     });
     const [exclude, globals, copy] = await Promise.all([
-      excludeRules(dir),
+      excludeRules(dir, budget.cuts),
       global,
       hg ? hgIgnoreAround(dir, { ceiling: dir, home: options.home, signal }, markersRefused) : [],
     ]);
@@ -835,8 +835,10 @@ async function yourListsAt(
   own: string,
   options: Pick<WalkOptions, "env" | "home">,
   signal: AbortSignal | undefined,
+  budget: PatternBudget,
 ): Promise<YourList[]> {
   const lists = await yourIgnoreLists(repo, repo ?? root, {
+    cuts: budget.cuts,
     ...(options.env ? { env: options.env } : {}),
     ...(options.home !== undefined ? { home: options.home } : {}),
   });
