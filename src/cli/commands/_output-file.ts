@@ -42,7 +42,7 @@ import {
   samePathKey,
   topOnlyHolders,
 } from "../../hook/snippet.js";
-import { resolveAgentDir } from "../../locate/layers.js";
+import { DEFAULT_PROJECT_DIR, resolveAgentDir } from "../../locate/layers.js";
 import type { SystemPromptOptions } from "../../options.js";
 import type { PreparedPrompt } from "../../render-system-prompt.js";
 import { findProjectRoot, stopOf } from "../../repo-files/index.js";
@@ -583,9 +583,11 @@ async function refuseGlobalInstructions(
 
 /**
  * Refuses a target out of the project being rendered whose name is one an agent or sysprompt
- * loads from a project's folders and the folders above it ({@link NESTED_CONTEXT_NAMES}, the
- * rule files' names {@link RULE_ENTRY_NAMES}: `AGENTS.md`, `CLAUDE.md`, `CLAUDE.local.md`,
- * `GEMINI.md`, `AGENT.md`, …, compared by {@link nameKey}): `~/AGENTS.md`, `~/work/CLAUDE.md` is
+ * loads from a project's folders and the folders above it ({@link NESTED_CONTEXT_NAMES}:
+ * `AGENTS.md`, `CLAUDE.md`, `GEMINI.md`, compared by {@link nameKey}), or whose path, read from
+ * any of its folders, is a place a rule format loads (`ruleLocationOf` over `RULE_FORMATS`:
+ * `CLAUDE.local.md`, `.cursorrules`, `.github/copilot-instructions.md`, `.cursor/rules/x.mdc`,
+ * `.windsurf/rules/x.md`, …; review rev98a F3): `~/AGENTS.md`, `~/work/CLAUDE.md` is
  * read by every project below its folder (sysprompt's context files, Claude Code's, opencode's
  * and pi's walk up), so this project's prompt, a repository's text in it, would be their
  * instructions. In the project (by its root as found and its real path, the target as written
@@ -604,19 +606,38 @@ async function refuseLoadedAbove(
   home: string,
   flag: string,
 ): Promise<string | undefined> {
-  const { RULE_ENTRY_NAMES } = await import("../../gather/rules/index.js");
-  const names = new Set([...NESTED_CONTEXT_NAMES, ...RULE_ENTRY_NAMES].map(nameKey));
-  const name = [basename(path), basename(write)].find((n) => names.has(nameKey(n)));
-  if (name === undefined) return undefined;
+  const { ruleLocationOf } = await import("../../gather/rules/index.js");
+  const contextNames = new Set(NESTED_CONTEXT_NAMES.map(nameKey));
+  const name = [basename(path), basename(write)].find((n) => contextNames.has(nameKey(n)));
+  const real = (await linkLeads().path(resolve(write))).at;
+  const targets = real === undefined ? [write] : [write, real];
+  // A rule format's place, read from any folder of the target's (as resolved and as its links
+  // lead): `.github/copilot-instructions.md`, `.cursor/rules/x.mdc` (review rev98a F3).
+  const rule = targets
+    .map((t) => {
+      const names = resolve(t)
+        .split(sep)
+        .filter((n) => n !== "");
+      const place = ruleLocationOf(names, nameKey, DEFAULT_PROJECT_DIR);
+      if (place === undefined) return undefined;
+      let folder = resolve(t);
+      for (let up = place.folderNames; up < names.length; up++) folder = dirname(folder);
+      return { ...place, folder };
+    })
+    .find((p) => p !== undefined);
+  if (name === undefined && rule === undefined) return undefined;
   const cwd = flags.cwd === undefined ? io.cwd : resolveUserPath(flags.cwd, io.cwd, home);
   const root = await findProjectRoot(cwd);
   const roots = [root, await realpath(root).catch(() => root)];
-  const real = (await linkLeads().path(resolve(write))).at;
-  const targets = real === undefined ? [write] : [write, real];
   if (targets.some((t) => roots.some((r) => isWithin(t, r)))) return undefined;
-  const folder = escapeInline(dirname(path));
-  const loaded = `agents load ${escapeInline(name)} by themselves in every project below ${folder}`;
-  const why = `${escapeInline(path)} is out of this project (${escapeInline(root)}), and ${loaded} (sysprompt's context files, Claude Code, opencode and pi read the folders above a project too): each would read this project's prompt, the repository's text in it, as that folder's instructions`;
+  const [loads, below] =
+    name !== undefined ? [name, dirname(path)] : [rule?.rel ?? "", rule?.folder ?? ""];
+  const loaded = `agents load ${escapeInline(loads)} by themselves in every project below ${escapeInline(below)}`;
+  const also =
+    name !== undefined
+      ? "sysprompt's context files, Claude Code, opencode and pi read the folders above a project too"
+      : `a place of ${rule?.source}'s rules`;
+  const why = `${escapeInline(path)} is out of this project (${escapeInline(root)}), and ${loaded} (${also}): each would read this project's prompt, the repository's text in it, as that folder's instructions`;
   if (flags.force !== true) {
     throw new RefusedError(
       `${flag}: ${why}; not written: write the prompt in this project or to a file of another name, or pass --force to write it there knowingly`,

@@ -534,3 +534,66 @@ export const RULE_LOCATION_LEVELS: number = maxOf(
   ),
   0,
 );
+
+/** Where {@link ruleLocationOf} found a path: the format, its location and the folder it is looked for in. */
+export interface RulePlace {
+  source: RuleSource;
+  /** The path below `folder`, with `/`, as written (`.github/copilot-instructions.md`). */
+  rel: string;
+  /** How many of the path's names make the folder the location is looked for in. */
+  folderNames: number;
+}
+
+/**
+ * The rule location of {@link RULE_FORMATS} a path is, read from any of its folders: its names
+ * below one of them are a location's file (`.github/copilot-instructions.md`, `.cursorrules`), or
+ * a file its folder location takes (`.cursor/rules/a/b.mdc`, `.windsurf/rules/x.md`,
+ * `.roo/rules-code/x.md`, `.roorules-code`), by its `match` and `select`; names compared by
+ * `key` (without case), a name matched as written or by its key. A project format's location,
+ * another agent's user-level one (`.codeium/windsurf/memories/global_rules.md`, below any
+ * folder), and the project layer's (`layer`, `.pi`, then `rules/*.md`); not the agent dir's own
+ * `rules` (a folder of yours, any name). Outermost folder first. Used by `-o`/`--out`'s refusal
+ * of another project's rule file (decided, review rev98a F3).
+ */
+export function ruleLocationOf(
+  names: readonly string[],
+  key: (name: string) => string,
+  layer: string,
+): RulePlace | undefined {
+  const keys = names.map(key);
+  for (let at = 0; at < names.length; at++) {
+    for (const format of RULE_FORMATS) {
+      if (format.scope === "agent-dir") continue;
+      const base = format.scope === "project-layer" ? [key(layer)] : [];
+      for (const location of format.locations) {
+        const parts = [...base, ...(location.rel === "" ? [] : location.rel.split("/").map(key))];
+        if (locationTakes(location, parts, names.slice(at), keys.slice(at))) {
+          return { source: format.source, rel: names.slice(at).join("/"), folderNames: at };
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Whether `names` (their keys `keys`) below a folder are a file `location` (at `parts`) takes. */
+function locationTakes(
+  location: RuleLocation,
+  parts: readonly string[],
+  names: readonly string[],
+  keys: readonly string[],
+): boolean {
+  if (keys.length < parts.length || parts.some((p, i) => keys[i] !== p)) return false;
+  const rest = names.slice(parts.length);
+  const restKeys = keys.slice(parts.length);
+  if (rest.length === 0) return location.kind !== "dir";
+  if (location.kind === "file") return false;
+  if (location.recursive !== true && rest.length !== 1) return false;
+  const either = (test: (s: string) => boolean, a: string, b: string) => test(a) || test(b);
+  const last = rest.length - 1;
+  const match = location.match ?? anyFile;
+  if (!either(match, rest[last] ?? "", restKeys[last] ?? "")) return false;
+  return location.select === undefined
+    ? true
+    : either(location.select, rest.join("/"), restKeys.join("/"));
+}

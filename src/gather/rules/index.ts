@@ -10,6 +10,8 @@ export {
   RULE_FORMATS,
   RULE_LOCATION_LEVELS,
   RULE_SOURCE_NAMES,
+  type RulePlace,
+  ruleLocationOf,
 } from "./formats.js";
 export { geminiContextNames } from "./gemini-settings.js";
 export {

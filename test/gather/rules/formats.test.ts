@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { dedupeLoaded } from "../../../src/gather/rules/index.js";
+import { nameKey } from "../../../src/_paths.js";
+import { dedupeLoaded, ruleLocationOf } from "../../../src/gather/rules/index.js";
 import { rulesFixture, trace } from "./_helpers.js";
 
 describe("every format, project root down to cwd", () => {
@@ -124,5 +125,37 @@ describe("every format, project root down to cwd", () => {
     await expect(trace(dir, "project", { sources: ["cursr"] })).rejects.toThrow(
       'ruleSources: has the unknown rule source "cursr"; did you mean "cursor"?',
     );
+  });
+});
+
+describe("ruleLocationOf: where a path's tail is a rule format's place (review rev98a F3)", () => {
+  const of = (path: string) => ruleLocationOf(path.split("/"), nameKey, ".pi");
+  it.each([
+    ["srv/p/.github/copilot-instructions.md", "copilot", ".github/copilot-instructions.md", 2],
+    ["srv/p/.GitHub/Copilot-Instructions.md", "copilot", ".GitHub/Copilot-Instructions.md", 2],
+    [
+      "p/.github/instructions/a/x.instructions.md",
+      "copilot",
+      ".github/instructions/a/x.instructions.md",
+      1,
+    ],
+    ["p/.cursor/rules/a/b.mdc", "cursor", ".cursor/rules/a/b.mdc", 1],
+    ["p/.roorules-code", "roo", ".roorules-code", 1],
+    ["p/.roo/rules-code/x.md", "roo", ".roo/rules-code/x.md", 1],
+    ["p/.clinerules", "cline", ".clinerules", 1],
+    ["p/.pi/rules/x.md", "sysprompt", ".pi/rules/x.md", 1],
+    ["p/CLAUDE.local.md", "claude", "CLAUDE.local.md", 1],
+  ])("%s: %s's %s", (path, source, rel, folderNames) => {
+    expect(of(path)).toEqual({ source, rel, folderNames });
+  });
+  it.each([
+    "p/.github/notes.md",
+    "p/.github/instructions/x.md",
+    "p/.cursor/rules/x.txt",
+    "p/.windsurf/rules/a/x.md",
+    "p/rules/x.md",
+    "p/docs/x.md",
+  ])("%s: none", (path) => {
+    expect(of(path)).toBeUndefined();
   });
 });
