@@ -750,6 +750,7 @@ export function renderSections(
       partialFailed,
       compileStop: input.stopAt === undefined ? undefined : compileLate,
       blockText,
+      blockValue,
     };
   }
 
@@ -1028,9 +1029,9 @@ export function renderSections(
   function projectPartial(name: string, source: string, text: string, indented = false): string {
     if (input.ownPartials === undefined || input.ownPartials.has(source)) return text;
     late();
+    // Marks that do not pair are dropped, the pairs kept ({@link yoursPieces}, review rev98b F1).
     const pieces = yoursPieces(text);
-    // Marks that do not pair: read whole, as the project's text.
-    if (pieces === undefined) return projectPiece(name, withoutYoursMarks(text), indented, false);
+    if (pieces === undefined) return projectPiece(name, text, indented, false);
     // What your partial block printed in it ({@link blockText}) kept as you wrote it, marked for a
     // project's partial around this one; the project's text before and after it finished apart.
     let out = "";
@@ -1414,6 +1415,15 @@ function unworkedDiagnostic(names: readonly string[]): Diagnostic {
 /** A custom base prompt that may be the repository's: a project's, or a project file given as an option. */
 function mayBeRepository(prompt: CustomPrompt): boolean {
   return prompt.source.layer === "project" || prompt.repository === true;
+}
+
+/**
+ * What a partial block's body gives a template that calls it as a value
+ * (`{{#with @partial-block}}`): no mark of the render's, which the template
+ * could read and copy (review rev98b F1); the reading template's text.
+ */
+function blockValue(text: string): string {
+  return withoutYoursMarks(withoutPrintedMarks(text));
 }
 
 /** What your partial block printed inside a project's partial, marked yours unless it is blanks only. */
