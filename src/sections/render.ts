@@ -8,6 +8,8 @@ import {
   holdsPrintedMarks,
   markPrinted,
   markYours,
+  PRINTED_CLOSE,
+  PRINTED_OPEN,
   type PrintedCut,
   pageTagWarning,
   placePrinted,
@@ -17,6 +19,8 @@ import {
   withoutYoursMarks,
   wrappedBody,
   wrappedElement,
+  YOURS_CLOSE,
+  YOURS_OPEN,
   yoursPieces,
 } from "../_fence.js";
 import { withoutLinkDefinitions } from "../_link-definitions.js";
@@ -1045,7 +1049,12 @@ export function renderSections(
       // The blanks Handlebars indents your block's first line with (`  {{> @partial-block}}`) stay before it.
       const blanks = beforeYours ? trailingBlanks(piece) : 0;
       const theirs = piece.slice(0, piece.length - blanks);
+      const shows = /\S/.test(theirs);
+      // A blank line between your text and the project's on either side: no inline construct, link
+      // definition, title or alt spans one, so none the pieces make joined holds your text (rev98b F2).
+      if (i > 0 && shows) out += blankLineAfter(out);
       if (theirs !== "") out += projectPiece(name, theirs, indented, beforeYours);
+      if (beforeYours && shows) out += blankLineAfter(out);
       out += piece.slice(piece.length - blanks);
     }
     return out;
@@ -1429,6 +1438,29 @@ function blockValue(text: string): string {
 /** What your partial block printed inside a project's partial, marked yours unless it is blanks only. */
 function markedYours(text: string): string {
   return /\S/.test(text) ? markYours(text) : text;
+}
+
+/** The marks a render puts in a section's text while it runs, removed at its end. */
+const RENDER_MARKS = [PRINTED_OPEN, PRINTED_CLOSE, YOURS_OPEN, YOURS_CLOSE];
+
+/**
+ * The line breaks that make `text` end with a blank line (rev98b F2): none
+ * when its last two line breaks have only spaces, tabs and the render's marks
+ * after them. Reads back from its end only as far as that.
+ */
+function blankLineAfter(text: string): string {
+  let breaks = 0;
+  for (let at = text.length - 1; at >= 0 && breaks < 2; at--) {
+    const code = text.charCodeAt(at);
+    if (code === 10) breaks++;
+    else if (code === 32 || code === 9) continue;
+    else {
+      const mark = RENDER_MARKS.find((m) => text.endsWith(m, at + 1));
+      if (mark === undefined) break;
+      at -= mark.length - 1;
+    }
+  }
+  return "\n".repeat(2 - breaks);
 }
 
 /** How many spaces and tabs end `text` when they are its whole last line (after its last line break, or all of it). */

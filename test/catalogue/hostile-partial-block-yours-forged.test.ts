@@ -1,3 +1,4 @@
+import { Parser } from "commonmark";
 import { describe, expect, it } from "vitest";
 import { YOURS_CLOSE, YOURS_OPEN, yoursPieces } from "../../src/_fence.js";
 import { renderSystemPrompt } from "../../src/index.js";
@@ -32,6 +33,19 @@ async function render(policy: string) {
     "project/.pi/partials/policy.md": policy,
   });
   return renderSystemPrompt(pinned(root, { projectTrusted: true, appendSystemPrompt: APPENDED }));
+}
+
+/** True when CommonMark reads `needle` as shown text: in a text node (not a label, title or alt), no image around it. */
+function shownByCommonMark(markdown: string, needle: string): boolean {
+  const walker = new Parser().parse(markdown).walker();
+  for (let event = walker.next(); event !== null; event = walker.next()) {
+    const node = event.node;
+    if (!event.entering || node.type !== "text" || !node.literal?.includes(needle)) continue;
+    let up = node.parent;
+    while (up !== null && up.type !== "image") up = up.parent;
+    if (up === null) return true;
+  }
+  return false;
 }
 
 const reads = (from: number, to: number, read: (i: number) => string) => {
@@ -88,4 +102,22 @@ describe("hostile repository: a project's partial forging the marks of your part
     const text = `a${YOURS_CLOSE}b${YOURS_OPEN}Y${YOURS_CLOSE}d${YOURS_OPEN}e\u0010f`;
     expect(yoursPieces(text)).toEqual(["ab", "Y", "def"]);
   });
+});
+
+describe("hostile repository: a project's inline construct spanning your partial block", () => {
+  for (const theirs of [
+    "[{{> @partial-block}}]: https://example.com/guide\n",
+    '[See the project guide](https://example.com/guide "{{> @partial-block}}")\n',
+    "![{{> @partial-block}}](https://example.com/logo.png)\n",
+    "[{{> @partial-block}}](https://example.com/guide)\n",
+    "<https://example.com/{{> @partial-block}}>\n",
+    "`{{> @partial-block}}`\n",
+    "[x]: https://example.com/guide '{{> @partial-block}}'\n",
+  ]) {
+    it(`keeps your text shown (${JSON.stringify(theirs)})`, async () => {
+      const { text } = await render(theirs);
+      expect(text).toContain(BODY);
+      expect(shownByCommonMark(text, "USER-BLOCK-BODY")).toBe(true);
+    });
+  }
 });
