@@ -1584,17 +1584,25 @@ export const PRINTED_OPEN = `\u000e${PRINTED_NONCE}`;
 export const PRINTED_CLOSE = `\u000f${PRINTED_NONCE}`;
 
 /**
+ * The nonce of the marks of {@link markYours}, its own: a printed mark a
+ * template could ever read tells nothing of it (review rev98b F1).
+ */
+const YOURS_NONCE = `${randomDigits()}${randomDigits()}`;
+
+/**
  * The marks around what a partial block of yours prints inside a trusted
  * project's partial (`{{> @partial-block}}` there), put by the render's
  * `blockText` and read by its finish of the project's partial
  * ({@link yoursPieces}): your text is kept as you wrote it, and the
  * project's text before and after it finished apart (fx96b, review rev93g
  * F2). The control characters DLE and DC1, each followed by
- * {@link PRINTED_NONCE}: a repository's text cannot write one, and 20
- * characters in every process, as the printed marks are.
+ * {@link YOURS_NONCE}: a repository's text cannot write one, and 20
+ * characters in every process, as the printed marks are. No template reads a
+ * text that holds one: a partial block's body called as a value gives its
+ * text with no mark (the engine's `blockValue`, review rev98b F1).
  */
-export const YOURS_OPEN = `\u0010${PRINTED_NONCE}`;
-export const YOURS_CLOSE = `\u0011${PRINTED_NONCE}`;
+export const YOURS_OPEN = `\u0010${YOURS_NONCE}`;
+export const YOURS_CLOSE = `\u0011${YOURS_NONCE}`;
 
 /**
  * `text` between the marks of {@link YOURS_OPEN} and {@link YOURS_CLOSE}, its
@@ -1616,41 +1624,70 @@ export function withoutYoursMarks(text: string): string {
 /**
  * `text` cut at its outermost marks of {@link markYours}: the pieces in order,
  * the first and every other one outside the marks (the project's, maybe
- * empty), the others inside (yours, marks within them kept); undefined when it
- * holds none, or marks that do not pair (then it is read whole, as before).
- * Linear.
+ * empty), the others inside (yours, the pairs of marks within them kept);
+ * undefined when it holds no character of a mark (DLE or DC1). A mark with no
+ * partner is dropped and the pairs are kept (review rev98b F1: one stray
+ * forged mark made the whole print the project's, and its
+ * `<!-- {{> @partial-block}} -->` hid your block again); the project's
+ * pieces keep no DLE or DC1 of their own, which only a mark may hold.
+ * Linear: the marks are paired on one stack.
  */
 export function yoursPieces(text: string): string[] | undefined {
-  if (!text.includes(YOURS_OPEN)) return undefined;
+  if (!holdsMarkChar(text)) return undefined;
+  const at: number[] = [];
+  const opens: boolean[] = [];
+  for (let open = text.indexOf(YOURS_OPEN), close = text.indexOf(YOURS_CLOSE); ; ) {
+    if (open === -1 && close === -1) break;
+    const isOpen = close === -1 || (open !== -1 && open < close);
+    at.push(isOpen ? open : close);
+    opens.push(isOpen);
+    if (isOpen) open = text.indexOf(YOURS_OPEN, open + YOURS_OPEN.length);
+    else close = text.indexOf(YOURS_CLOSE, close + YOURS_CLOSE.length);
+  }
+  const paired = new Array<boolean>(at.length).fill(false);
+  const stack: number[] = [];
+  for (let i = 0; i < at.length; i++) {
+    if (opens[i]) stack.push(i);
+    else if (stack.length > 0) {
+      paired[i] = true;
+      paired[stack.pop() as number] = true;
+    }
+  }
   const pieces: string[] = [];
+  let piece = "";
   let depth = 0;
   let from = 0;
-  let at = 0;
-  for (;;) {
-    const open = text.indexOf(YOURS_OPEN, at);
-    const close = text.indexOf(YOURS_CLOSE, at);
-    if (close === -1) {
-      if (open !== -1 || depth !== 0) return undefined;
-      pieces.push(text.slice(from));
-      return pieces;
-    }
-    if (open !== -1 && open < close) {
-      if (depth === 0) {
-        pieces.push(text.slice(from, open));
-        from = open + YOURS_OPEN.length;
-      }
-      depth++;
-      at = open + YOURS_OPEN.length;
-      continue;
-    }
-    if (depth === 0) return undefined;
-    depth--;
-    if (depth === 0) {
-      pieces.push(text.slice(from, close));
-      from = close + YOURS_CLOSE.length;
-    }
-    at = close + YOURS_CLOSE.length;
+  for (let i = 0; i < at.length; i++) {
+    const where = at[i] as number;
+    piece += text.slice(from, where);
+    from = where + YOURS_OPEN.length;
+    if (!paired[i]) continue;
+    if (opens[i]) {
+      if (depth++ === 0) {
+        pieces.push(withoutMarkChars(piece));
+        piece = "";
+      } else piece += YOURS_OPEN;
+    } else if (--depth === 0) {
+      pieces.push(piece);
+      piece = "";
+    } else piece += YOURS_CLOSE;
   }
+  pieces.push(withoutMarkChars(piece + text.slice(from)));
+  return pieces;
+}
+
+/** The characters a mark of {@link YOURS_OPEN} or {@link YOURS_CLOSE} starts with. */
+const DLE = "\u0010";
+const DC1 = "\u0011";
+
+/** True when `text` holds a character a mark of {@link markYours} starts with. */
+function holdsMarkChar(text: string): boolean {
+  return text.includes(DLE) || text.includes(DC1);
+}
+
+/** `text` without a character a mark of {@link markYours} starts with. */
+function withoutMarkChars(text: string): string {
+  return holdsMarkChar(text) ? text.replaceAll(DLE, "").replaceAll(DC1, "") : text;
 }
 
 /** True when `text` holds a mark of {@link PRINTED_OPEN} or {@link PRINTED_CLOSE}. */

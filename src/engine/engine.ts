@@ -92,6 +92,16 @@ export interface RenderOptions {
     writer: string | undefined,
     within: readonly string[],
   ) => ((text: string) => string) | undefined;
+  /**
+   * What a partial block's body gives when it is called as a value, not
+   * printed by a partial call (`{{#with @partial-block}}`, `{{#if}}`,
+   * `{{#each}}`, `{{@partial-block}}`): the template reads that text, so the
+   * render removes every mark of its own from it (fx99a, review rev98b F1: a
+   * project's partial read the marks' nonce with `{{lookup this 0}}` … and
+   * forged them). Such a call is never {@link blockText}'s. Absent: the text
+   * as it is.
+   */
+  blockValue?: (text: string) => string;
 }
 
 export interface Engine {
@@ -270,6 +280,8 @@ export function createEngine(): Engine {
   let inHeld = false;
   /** The render in progress's `blockText`. */
   let blocking: RenderOptions["blockText"] | undefined;
+  /** The render in progress's `blockValue`. */
+  let valuing: RenderOptions["blockValue"] | undefined;
   /** The source of the template whose code runs now (undefined: the render's own), and the partials given as source running around it. */
   let writing: string | undefined;
   let within: string[] = [];
@@ -284,6 +296,8 @@ export function createEngine(): Engine {
       writing = outer;
     },
     own: (writer) => blocking?.(writer, within),
+    called: false,
+    value: (text) => (valuing === undefined ? text : valuing(text)),
   };
   const printedHook = (value: unknown) => (printing === undefined ? value : printing(value));
   const currentBudget = () => budget;
@@ -711,11 +725,13 @@ export function createEngine(): Engine {
       const outerHolding = holding;
       const outerInHeld = inHeld;
       const outerBlocking = blocking;
+      const outerValuing = valuing;
       const outerWriting = writing;
       const outerWithin = within;
       budget = spending;
       finishing = options.partialText;
       blocking = options.blockText;
+      valuing = options.blockValue;
       writing = undefined;
       within = [];
       printing = options.printed;
@@ -738,6 +754,7 @@ export function createEngine(): Engine {
         holding = outerHolding;
         inHeld = outerInHeld;
         blocking = outerBlocking;
+        valuing = outerValuing;
         writing = outerWriting;
         within = outerWithin;
       }
@@ -1107,7 +1124,7 @@ function meterPartialBlocks(
       this: unknown,
       partial: unknown,
       context: unknown,
-      options: { fn?: unknown; data?: unknown },
+      options: { fn?: unknown; data?: unknown; name?: unknown },
     ) {
       const body = options.fn;
       if (typeof body === "function" && body !== noop) {
@@ -1116,7 +1133,17 @@ function meterPartialBlocks(
         const call = { writer: blocks.writer(), context, data: options.data };
         options.fn = meteredBody(body as DecoratorProgram, current, blocks, call);
       }
-      return invoke.call(this, partial, context, options);
+      if (options.name !== PARTIAL_BLOCK && partial !== undefined)
+        return invoke.call(this, partial, context, options);
+      // `{{> @partial-block}}`, or a block in place of its missing partial: Handlebars' wrapper runs
+      // the block's body first thing, which takes this as a print's ({@link BlockPrints.called});
+      // put back whatever happens, a body or none.
+      blocks.called = true;
+      try {
+        return invoke.call(this, partial, context, options);
+      } finally {
+        blocks.called = false;
+      }
     },
   };
 }
@@ -1132,6 +1159,13 @@ interface BlockPrints {
   enter(writer: string | undefined): string | undefined;
   leave(outer: string | undefined): void;
   own(writer: string | undefined): ((text: string) => string) | undefined;
+  /**
+   * Set by a partial call of {@link PARTIAL_BLOCK} just before Handlebars runs
+   * the block's body, and taken (cleared) by that run: a run that finds it
+   * clear was called as a value ({@link RenderOptions.blockValue}).
+   */
+  called: boolean;
+  value(text: string): string;
 }
 
 /** A partial block's call: the template it is written in, and the context and data the partial was called with. */
@@ -1158,7 +1192,12 @@ function meteredBody(
 ): DecoratorProgram {
   const run: DecoratorProgram = (context, options) => {
     const budget = current();
-    const keep = blocks.own(call.writer);
+    // Printed by `{{> @partial-block}}`, or called as a value (`{{#with @partial-block}}`): a value
+    // is the reading template's, never kept as the writer's, and holds no mark (review rev98b F1).
+    const printed = blocks.called;
+    blocks.called = false;
+    const keep = printed ? blocks.own(call.writer) : undefined;
+    const done = keep ?? (printed ? undefined : blocks.value);
     const given = keep === undefined ? context : call.context;
     const runWith = keep === undefined ? options : { data: call.data };
     // No `finally`: an error here ends the whole render (or the held print around it), which puts the writer back.
@@ -1166,13 +1205,13 @@ function meteredBody(
     if (budget === undefined) {
       const text = body(given, runWith);
       blocks.leave(outer);
-      return keep === undefined ? text : keep(text);
+      return done === undefined ? text : done(text);
     }
     budget.enterPartial(PARTIAL_BLOCK);
     const result = budget.run(() => body(given, runWith));
     budget.leavePartial();
     blocks.leave(outer);
-    return keep === undefined ? result : keep(result);
+    return done === undefined ? result : done(result);
   };
   const props = body as { partials?: unknown; [SCOPE_KEY]?: unknown };
   if (props.partials !== undefined) (run as { partials?: unknown }).partials = props.partials;

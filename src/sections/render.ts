@@ -8,6 +8,8 @@ import {
   holdsPrintedMarks,
   markPrinted,
   markYours,
+  PRINTED_CLOSE,
+  PRINTED_OPEN,
   type PrintedCut,
   pageTagWarning,
   placePrinted,
@@ -17,6 +19,8 @@ import {
   withoutYoursMarks,
   wrappedBody,
   wrappedElement,
+  YOURS_CLOSE,
+  YOURS_OPEN,
   yoursPieces,
 } from "../_fence.js";
 import { withoutLinkDefinitions } from "../_link-definitions.js";
@@ -750,6 +754,7 @@ export function renderSections(
       partialFailed,
       compileStop: input.stopAt === undefined ? undefined : compileLate,
       blockText,
+      blockValue,
     };
   }
 
@@ -1028,9 +1033,9 @@ export function renderSections(
   function projectPartial(name: string, source: string, text: string, indented = false): string {
     if (input.ownPartials === undefined || input.ownPartials.has(source)) return text;
     late();
+    // Marks that do not pair are dropped, the pairs kept ({@link yoursPieces}, review rev98b F1).
     const pieces = yoursPieces(text);
-    // Marks that do not pair: read whole, as the project's text.
-    if (pieces === undefined) return projectPiece(name, withoutYoursMarks(text), indented, false);
+    if (pieces === undefined) return projectPiece(name, text, indented, false);
     // What your partial block printed in it ({@link blockText}) kept as you wrote it, marked for a
     // project's partial around this one; the project's text before and after it finished apart.
     let out = "";
@@ -1044,7 +1049,12 @@ export function renderSections(
       // The blanks Handlebars indents your block's first line with (`  {{> @partial-block}}`) stay before it.
       const blanks = beforeYours ? trailingBlanks(piece) : 0;
       const theirs = piece.slice(0, piece.length - blanks);
+      const shows = /\S/.test(theirs);
+      // A blank line between your text and the project's on either side: no inline construct, link
+      // definition, title or alt spans one, so none the pieces make joined holds your text (rev98b F2).
+      if (i > 0 && shows) out += blankLineAfter(out);
       if (theirs !== "") out += projectPiece(name, theirs, indented, beforeYours);
+      if (beforeYours && shows) out += blankLineAfter(out);
       out += piece.slice(piece.length - blanks);
     }
     return out;
@@ -1416,9 +1426,41 @@ function mayBeRepository(prompt: CustomPrompt): boolean {
   return prompt.source.layer === "project" || prompt.repository === true;
 }
 
+/**
+ * What a partial block's body gives a template that calls it as a value
+ * (`{{#with @partial-block}}`): no mark of the render's, which the template
+ * could read and copy (review rev98b F1); the reading template's text.
+ */
+function blockValue(text: string): string {
+  return withoutYoursMarks(withoutPrintedMarks(text));
+}
+
 /** What your partial block printed inside a project's partial, marked yours unless it is blanks only. */
 function markedYours(text: string): string {
   return /\S/.test(text) ? markYours(text) : text;
+}
+
+/** The marks a render puts in a section's text while it runs, removed at its end. */
+const RENDER_MARKS = [PRINTED_OPEN, PRINTED_CLOSE, YOURS_OPEN, YOURS_CLOSE];
+
+/**
+ * The line breaks that make `text` end with a blank line (rev98b F2): none
+ * when its last two line breaks have only spaces, tabs and the render's marks
+ * after them. Reads back from its end only as far as that.
+ */
+function blankLineAfter(text: string): string {
+  let breaks = 0;
+  for (let at = text.length - 1; at >= 0 && breaks < 2; at--) {
+    const code = text.charCodeAt(at);
+    if (code === 10) breaks++;
+    else if (code === 32 || code === 9) continue;
+    else {
+      const mark = RENDER_MARKS.find((m) => text.endsWith(m, at + 1));
+      if (mark === undefined) break;
+      at -= mark.length - 1;
+    }
+  }
+  return "\n".repeat(2 - breaks);
 }
 
 /** How many spaces and tabs end `text` when they are its whole last line (after its last line break, or all of it). */

@@ -36,7 +36,8 @@ describe("hostile repository: your partial block printed by a project's partial"
     "<div hidden>\n\n{{> @partial-block}}\n</div>\n",
     "```\n{{> @partial-block}}\n```\n",
     "Project intro.\n{{> @partial-block}}",
-    "{{#if true}}<template>{{@partial-block}}</template>{{/if}}\n",
+    // Printed by a partial call only: `{{@partial-block}}` calls it as a value (fx99a, review rev98b F1).
+    "{{#if true}}<template>{{> @partial-block}}</template>{{/if}}\n",
   ]) {
     it(`keeps your text shown, as you wrote it (${JSON.stringify(theirs)})`, async () => {
       const result = await render({ "project/.pi/partials/policy.md": theirs });
