@@ -178,7 +178,7 @@ export function gatheringSteps(
     user: tableStep(
       keyed(
         "user",
-        { dir: agentDir, ...layerFiles },
+        { dir: agentDir, ...layerFiles, own: { home, trusted } },
         async (i) => {
           const loaded = lifted(await loadLayer(i.dir, "user", { ...i, signal }));
           const ignored =

@@ -7,6 +7,8 @@ import { entryKind, KIND_WORDS } from "../_safe-write.js";
 import {
   folderRefused,
   NO_DEADLINE,
+  type OwnFiles,
+  ownFilesOf,
   projectReach,
   type Reach,
   readRepoText,
@@ -80,6 +82,13 @@ export async function loadLayer(
     sections?: boolean;
     resolved?: readonly ResolvedFile[];
     confine?: LayerConfine;
+    /**
+     * Your layer (the agent dir): a file of it whose real path lies in a
+     * checkout (`SYSTEM.md -> ~/kits/team/prompts.md`, `~/.pi -> ~/kits/team`)
+     * is read through that checkout's door, with the render's trust, as your
+     * `AGENTS.md` is (review rev98a F1); your other files whatever their links.
+     */
+    own?: { home: string; trusted: boolean };
     signal?: AbortSignal | undefined;
   },
 ): Promise<LoadedLayer> {
@@ -96,15 +105,16 @@ export async function loadLayer(
   // it, and nothing in it listed or read (decided, review rev82e F2).
   const refused = await folderRefused(dir, reach);
   if (refused) return { ...emptyLayer(layer), diagnostics: [refused] };
-  const reads = (name: ResolvedFile) => options.customFiles && !options.resolved?.includes(name);
-  const readOptional = (path: string) => readOptionalIn(path, reach);
   const { signal } = options;
+  const own = !reach && options.own ? await ownFilesOf(dir, { ...options.own, signal }) : undefined;
+  const reads = (name: ResolvedFile) => options.customFiles && !options.resolved?.includes(name);
+  const readOptional = (path: string) => readOptionalIn(path, reach, own);
   const rulesPath = join(dir, GENERAL_RULES_FILE);
   const [sections, partials, system, template, append, rules, hints] = await Promise.all([
     options.sections === false
       ? { sections: [], diagnostics: [] }
-      : loadSectionsFromDir(join(dir, "sections"), layer, reach, signal),
-    loadPartials(join(dir, "partials"), reach, signal),
+      : loadSectionsFromDir(join(dir, "sections"), layer, reach, signal, own),
+    loadPartials(join(dir, "partials"), reach, signal, own),
     reads("SYSTEM.md") ? readOptional(join(dir, "SYSTEM.md")) : undefined,
     options.customFiles ? readOptional(join(dir, "SYSTEM_TEMPLATE.md")) : undefined,
     reads("APPEND_SYSTEM.md") ? readOptional(join(dir, "APPEND_SYSTEM.md")) : undefined,
@@ -188,8 +198,9 @@ export interface LayerConfine {
 async function readOptionalIn(
   path: string,
   reach: Reach | undefined,
+  own: OwnFiles | undefined,
 ): Promise<{ text?: string; diagnostics: Diagnostic[] }> {
-  const read = await readRepoText(path, { reach });
+  const read = await readRepoText(path, { reach, own });
   if (read.ok) return { text: read.text, diagnostics: read.diagnostics };
   return { diagnostics: read.reason === "missing" ? [] : read.diagnostics };
 }
@@ -198,6 +209,7 @@ async function loadPartials(
   dir: string,
   reach: Reach | undefined,
   signal: AbortSignal | undefined,
+  own: OwnFiles | undefined,
 ): Promise<{
   partials: Record<string, string>;
   lines?: Record<string, number>;
@@ -206,7 +218,7 @@ async function loadPartials(
   const { names, diagnostics } = await listMarkdown(dir, signal, reach);
   const partials: Record<string, string> = {};
   let lines: Record<string, number> | undefined;
-  const { texts: reads, cut } = await readLayerFiles(dir, names, reach);
+  const { texts: reads, cut } = await readLayerFiles(dir, names, reach, own);
   if (cut) diagnostics.push(cut);
   for (const [i, read] of reads.entries()) {
     const name = names[i]?.slice(0, -".md".length);

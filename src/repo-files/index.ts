@@ -45,6 +45,14 @@ export {
   sharedAgentDir,
   sharedAgentDirDiagnostic,
 } from "./own-folders.js";
+export {
+  type Checkout,
+  type OwnFiles,
+  type OwnPlace,
+  ownFilesOf,
+  ownRepositories,
+  placeOwnFile,
+} from "./own-reach.js";
 export { sudoUser } from "./owner.js";
 export { type PlantedCheck, plantedCheck } from "./planted.js";
 export {

@@ -21,6 +21,7 @@ import {
   decodeCapped,
 } from "./capped-read.js";
 import { CHANGED, openedRefusal, type Way, wayTo } from "./door-checks.js";
+import { type OwnFiles, placeOwnFile } from "./own-reach.js";
 import { type Reach, type Refusal, reachRefusal, refusalDiagnostic } from "./reach.js";
 
 /** A read the door refused: the file is not the repository's to give, or changed while it was checked. */
@@ -51,6 +52,11 @@ export interface DoorOptions {
   named?: boolean;
   /** The cap in bytes. Default: {@link MAX_TEXT_FILE_BYTES}. */
   maxBytes?: number;
+  /**
+   * With no `reach`: the file is yours (your layer's), and one whose real path
+   * lies in a checkout is read through that checkout's door ({@link placeOwnFile}).
+   */
+  own?: OwnFiles | undefined;
 }
 
 /** The codes of the door's own refusals: the file is not the project's to give (a reader may find it again elsewhere). */
@@ -115,6 +121,18 @@ async function openChecked<F extends { ok: false }>(
   maxBytes: number,
   words: Words<F>,
 ): Promise<Opened<F>> {
+  // A file of yours in a checkout (your `SYSTEM.md -> ~/kits/team/prompts.md`): the checkout's door.
+  if (!o.reach && o.own) {
+    const place = await placeOwnFile(path, o.own);
+    if (place.kind === "refused") return refused(path, place.refusal);
+    if (place.kind === "checkout")
+      return openChecked(
+        place.spelled,
+        { ...o, own: undefined, reach: place.reach },
+        maxBytes,
+        words,
+      );
+  }
   let before: Stats;
   let real: string;
   try {

@@ -5,6 +5,7 @@ import { parseFrontmatter } from "../_frontmatter.js";
 import { checkpoint } from "../_pace.js";
 import {
   listProjectFolder,
+  type OwnFiles,
   type Reach,
   type RepoText,
   readRepoTexts,
@@ -92,13 +93,14 @@ export async function loadSectionsFromDir(
   layer: Layer,
   reach?: Reach,
   signal?: AbortSignal,
+  own?: OwnFiles,
 ): Promise<{ sections: SectionFile[]; diagnostics: Diagnostic[] }> {
   const { names: files, diagnostics } = await listMarkdown(dir, signal, reach);
   const sections: SectionFile[] = [];
   // The names are checked first: a file with a name no section can have is not read.
   const refused = files.map((file) => nameProblem(dir, file));
   const kept = files.filter((_, i) => !refused[i]);
-  const { texts, cut, paths } = await readLayerFiles(dir, kept, reach);
+  const { texts, cut, paths } = await readLayerFiles(dir, kept, reach, own);
   const read = new Map(kept.map((file, i) => [file, { text: texts[i], path: paths[i] }]));
   // Each file's diagnostics in the folder's order, as the names were listed.
   for (const [i, file] of files.entries()) {
@@ -135,9 +137,10 @@ export async function readLayerFiles(
   dir: string,
   names: readonly string[],
   reach: Reach | undefined,
+  own?: OwnFiles,
 ): Promise<{ texts: RepoText[]; cut?: Diagnostic; paths: string[] }> {
   const paths = names.map((n) => join(dir, n));
-  const { reads, notRead } = await readRepoTexts(paths, { reach }, MAX_LAYER_FOLDER_CHARS);
+  const { reads, notRead } = await readRepoTexts(paths, { reach, own }, MAX_LAYER_FOLDER_CHARS);
   if (notRead === 0) return { texts: reads, paths };
   const cut: Diagnostic = {
     level: "warning",

@@ -199,7 +199,10 @@ async function layerElementNames(
   const quarter = Math.ceil(opts.deadlineMs / 4);
   const [builtin, user, project, ownRead] = await Promise.all([
     loadLayer(opts.builtinDir, "builtin", { customFiles: false }),
-    loadLayer(opts.agentDir, "user", files),
+    loadLayer(opts.agentDir, "user", {
+      ...files,
+      own: { home: opts.home, trusted: opts.trusted },
+    }),
     opts.trusted
       ? withDeadline(quarter, (signal) =>
           loadLayer(opts.projectDir, "project", { ...files, confine, signal }),

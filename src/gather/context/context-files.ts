@@ -8,6 +8,7 @@ import { ancestorsOf, childPath, expandHome, homeFolder, toPosix } from "../../_
 import type { ContextFile, ContextOrigin } from "../../data.js";
 import { resolveAgentDir } from "../../locate/layers.js";
 import {
+  type Checkout,
   capChain,
   chainCutDiagnostic,
   chainFolders,
@@ -15,10 +16,11 @@ import {
   findProjectRoot,
   folderReaches,
   heldLinks,
-  linkOutRefusal,
   mirroredRepository,
   NO_DEADLINE,
   ownAgentDir,
+  ownRepositories,
+  placeOwnFile,
   projectReach,
   type Reach,
   type RefusedRootMarker,
@@ -27,7 +29,6 @@ import {
   readRepoCapped,
   refusalDiagnostic,
   rootMarkerRefusedDiagnostics,
-  stopRefusal,
   withCutMarker,
 } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
@@ -338,10 +339,11 @@ async function userFolder(
   return {
     dir: agentDir,
     origin: "user",
-    // Your own repositories: the home's and the one the agent dir is (or lies in). Not the working
+    // Your own repositories: the home's and the one the agent dir is (or lies in), not one a link
+    // of yours into a checkout puts it in (`~/.pi -> ~/kits/team`, rev98a F1). Not the working
     // folder's: that is the project (a kit or a monorepo you started in), whose door an import of
     // yours into it goes through, with the render's trust.
-    ownReal: [realHome, realAgentDir],
+    ownReal: await ownRepositories(agentDir, home),
     allowed: [home, realHome, agentDir, realAgentDir],
     allowedText: `the home folder ${toPosix(home)} or the agent dir ${toPosix(agentDir)}`,
   };
@@ -644,26 +646,12 @@ export async function loadOne(
   const held = own && heldLinks(own, { signal, packages: true });
   // Your link to another repository's file (a kit's AGENTS.md): read, with its imports, through
   // the door rooted at that repository, with the render's trust, as an import of a kit file is.
-  let kit: { root: string; reach: Reach; spelled: string } | undefined;
+  let kit: Checkout | undefined;
   if (!folder.reach && held) {
-    const walked = await held(path);
-    if (walked.kind === "link-out")
-      return { diagnostics: [refusalDiagnostic(path, linkOutRefusal(walked), "context")] };
-    if (walked.kind === "stopped")
-      return { diagnostics: [refusalDiagnostic(path, stopRefusal(walked), "context")] };
-    const root = walked.repository;
-    if (root !== undefined)
-      kit = {
-        root,
-        reach: await projectReach({
-          start: root,
-          root,
-          home,
-          trusted,
-          signal: signal ?? NO_DEADLINE,
-        }),
-        spelled: walked.spelled,
-      };
+    const place = await placeOwnFile(path, { walk: held, home, trusted, signal });
+    if (place.kind === "refused")
+      return { diagnostics: [refusalDiagnostic(path, place.refusal, "context")] };
+    if (place.kind === "checkout") kit = place;
   }
   const read = kit
     ? await readRepoCapped(kit.spelled, { reach: kit.reach, maxBytes })

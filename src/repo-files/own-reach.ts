@@ -1,0 +1,91 @@
+import { join, relative } from "node:path";
+import { realpathOrSelf } from "../_fs.js";
+import { isWithin } from "../_paths.js";
+import {
+  type HeldWalk,
+  heldLinks,
+  linkOutRefusal,
+  mirroredRepository,
+  stopRefusal,
+} from "./held-links.js";
+import { NO_DEADLINE } from "./private-paths.js";
+import { projectReach, type Reach, type Refusal } from "./reach.js";
+
+/**
+ * The real folders whose repositories are yours, for the files of your agent
+ * dir ({@link heldLinks}' `own`): your home folder's, and the one your agent
+ * dir is or lies in (a `~/.pi/agent` you keep in git, a dotfiles repository
+ * stow links it from). Not a repository your agent dir is reached in by a
+ * link of yours below your home folder (`~/.pi -> ~/kits/team`, a checkout
+ * unpacked from a tarball) that does not mirror your home there: that is a
+ * checkout, whose files are read through its door (review rev98a F1).
+ */
+export async function ownRepositories(agentDir: string, home: string): Promise<string[]> {
+  const [realHome, realAgentDir] = await Promise.all([
+    realpathOrSelf(home),
+    realpathOrSelf(agentDir),
+  ]);
+  const linked =
+    isWithin(agentDir, home) && realAgentDir !== join(realHome, relative(home, agentDir));
+  if (!linked) return [realHome, realAgentDir];
+  const stowed = await mirroredRepository(agentDir, [home, realHome]);
+  return stowed ? [realHome, stowed] : [realHome];
+}
+
+/** A file of yours whose real path lies in a checkout: that repository, its door, and the name its door judges. */
+export interface Checkout {
+  root: string;
+  reach: Reach;
+  /** The name the path was reached by in the checkout ({@link HeldEnd.spelled}). */
+  spelled: string;
+}
+
+/** What a file of yours is to the door: yours, a checkout's, or refused on its way. */
+export type OwnPlace =
+  | { kind: "own" }
+  | ({ kind: "checkout" } & Checkout)
+  | { kind: "refused"; refusal: Refusal };
+
+/** How the files of yours are placed: the walk over your own repositories, and the render's trust and home. */
+export interface OwnFiles {
+  walk: HeldWalk;
+  home: string;
+  /** The render's trust in the project, which a checkout's door takes too (a kit is not yours). */
+  trusted: boolean;
+  signal?: AbortSignal | undefined;
+}
+
+/** {@link OwnFiles} for the files of your agent dir. */
+export async function ownFilesOf(
+  agentDir: string,
+  o: { home: string; trusted: boolean; signal?: AbortSignal | undefined },
+): Promise<OwnFiles> {
+  const own = await ownRepositories(agentDir, o.home);
+  return { ...o, walk: heldLinks(own, { signal: o.signal, packages: true }) };
+}
+
+/**
+ * Where a file of yours (`path`) lies: walked link by link ({@link heldLinks}),
+ * a file whose real path is in a repository not yours (a checkout, an
+ * installed package) is that repository's, read through its door rooted
+ * there with the render's trust (its hard links, its links out and, untrusted,
+ * its private paths refused), as an import of a kit file is; a link of another
+ * repository's out of it, or a walk given up on, is refused; any other file is
+ * yours, read whatever its links. The one test of your agent dir's
+ * `AGENTS.md` and of every file of your layer (review rev98a F1).
+ */
+export async function placeOwnFile(path: string, o: OwnFiles): Promise<OwnPlace> {
+  const walked = await o.walk(path);
+  if (walked.kind === "link-out") return { kind: "refused", refusal: linkOutRefusal(walked) };
+  if (walked.kind === "stopped") return { kind: "refused", refusal: stopRefusal(walked) };
+  const root = walked.repository;
+  if (root === undefined) return { kind: "own" };
+  const reach = await projectReach({
+    start: root,
+    root,
+    home: o.home,
+    trusted: o.trusted,
+    signal: o.signal ?? NO_DEADLINE,
+  });
+  return { kind: "checkout", root, reach, spelled: walked.spelled };
+}

@@ -1,0 +1,76 @@
+import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { pinned, tempDir } from "../api/_helpers.js";
+
+// Your agent dir's file linked into a checkout (a prompt kit `~/kits/team` unpacked from a
+// tarball by Python's tarfile before 3.14, its files hard links to your `~/.ssh/id_rsa`):
+// your `AGENTS.md` linked there was read through the kit's door, which refuses a file with
+// more than one name, but your `SYSTEM.md`, `APPEND_SYSTEM.md` and `sections/*.md`, read with
+// no reach, put the key in the prompt, and so did every file of `~/.pi` linked to the kit
+// whole (review rev98a F1). A file of your layer whose real path lies in a checkout is now
+// read through that checkout's door, as your AGENTS.md is; your plain files are read as before.
+
+const SECRET = "SSHSECRET-MARKER-KIT";
+
+function put(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+/** Your home with a key, and the kit checkout `~/kits/team` whose `prompts.md` is a second name of it. */
+function kitHome(): { root: string; home: string; kit: string; agent: string } {
+  const root = tempDir();
+  const home = join(root, "home");
+  const kit = join(home, "kits/team");
+  put(join(home, ".ssh/id_rsa"), `${SECRET}\n`);
+  put(join(kit, ".git/HEAD"), "ref: refs/heads/main\n");
+  put(join(kit, "AGENTS.md"), "# team\n");
+  linkSync(join(home, ".ssh/id_rsa"), join(kit, "prompts.md"));
+  mkdirSync(join(root, "project"), { recursive: true });
+  return { root, home, kit, agent: join(home, ".pi/agent") };
+}
+
+const render = (root: string, agent: string) =>
+  renderSystemPrompt(pinned(root, { cwd: join(root, "project"), agentDir: agent }));
+
+const hardLinkWarnings = (diagnostics: readonly { message: string }[]) =>
+  diagnostics.filter((d) => d.message.includes("hard links to one file"));
+
+describe("hostile-agent-dir-into-kit: a file of your agent dir linked into a checkout's hard link to your key", () => {
+  for (const file of ["SYSTEM.md", "APPEND_SYSTEM.md", "sections/zz.md", "partials/p.md"]) {
+    it(`~/.pi/agent/${file} -> the kit's prompts.md is refused with a warning`, async () => {
+      const { root, kit, agent } = kitHome();
+      mkdirSync(dirname(join(agent, file)), { recursive: true });
+      symlinkSync(join(kit, "prompts.md"), join(agent, file));
+      const result = await render(root, agent);
+      expect(result.text).not.toContain(SECRET);
+      expect(hardLinkWarnings(result.diagnostics)).toHaveLength(1);
+    });
+  }
+
+  it("~/.pi -> the kit: its agent/APPEND_SYSTEM.md and agent/AGENTS.md, hard links, are refused", async () => {
+    const { root, home, kit, agent } = kitHome();
+    mkdirSync(join(kit, "agent"));
+    linkSync(join(home, ".ssh/id_rsa"), join(kit, "agent/APPEND_SYSTEM.md"));
+    linkSync(join(home, ".ssh/id_rsa"), join(kit, "agent/AGENTS.md"));
+    symlinkSync(kit, join(home, ".pi"));
+    const result = await render(root, agent);
+    expect(result.text).not.toContain(SECRET);
+    expect(hardLinkWarnings(result.diagnostics)).toHaveLength(2);
+  });
+
+  it("your plain files are still read, links and all, and a ~/.pi/agent you keep in git is yours", async () => {
+    const { root, home, agent } = kitHome();
+    put(join(home, "notes/system.md"), "MY-OWN-SYSTEM\n");
+    put(join(agent, ".git/HEAD"), "ref: refs/heads/main\n");
+    put(join(agent, "APPEND_SYSTEM.md"), "MY-OWN-APPEND\n");
+    put(join(agent, "sections/mine.md"), "---\norder: 900\n---\nMY-OWN-SECTION\n");
+    symlinkSync(join(home, "notes/system.md"), join(agent, "SYSTEM.md"));
+    const result = await render(root, agent);
+    for (const mine of ["MY-OWN-SYSTEM", "MY-OWN-APPEND", "MY-OWN-SECTION"])
+      expect(result.text).toContain(mine);
+    expect(hardLinkWarnings(result.diagnostics)).toEqual([]);
+  });
+});
