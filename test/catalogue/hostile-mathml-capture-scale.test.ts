@@ -86,7 +86,11 @@ describe("hostile repository: MathML hides, and a text captures the prompt after
       if (/^<(marquee|applet|math)/.test(end)) {
         expect(result.text, end).toContain(`Build with make. ${end.replaceAll("<", "&lt;")}`);
         expect(result.diagnostics.map((d) => d.code)).toContain("page-tag-escaped");
-      } else expect(result.text, end).toContain(`Build with make. ${end}\n<!----></`);
+      } else if (end.startsWith("<table"))
+        // A `<table` in a paragraph gets a `</p>` before it (rev97a F1: so a page without a
+        // doctype, where `<table>` closes no `<p>`, builds the same tree).
+        expect(result.text, end).toContain(`Build with make. </p>${end}\n<!----></`);
+      else expect(result.text, end).toContain(`Build with make. ${end}\n<!----></`);
       // In a code span, only a raw reader opens it: written as text, with the warning.
       const spanned = await render(
         { "project/AGENTS.md": `# Project\n\nBuild with make. \`${end}\`\n` },
