@@ -18,6 +18,7 @@ import type { CustomPrompt } from "../sections/render.js";
 import type { SectionFile } from "../sections/types.js";
 import type { Diagnostic, Layer } from "../types.js";
 import { parseRuleListFile } from "./general-rules.js";
+import { GENERAL_RULES_FILE } from "./layer-files.js";
 import { nearMissesInFolder } from "./near-misses.js";
 
 /** Everything one layer folder contributes to the prompt. */
@@ -50,7 +51,7 @@ export interface LoadedLayer {
 export type ResolvedFile = "SYSTEM.md" | "APPEND_SYSTEM.md";
 
 /** The file of a user or project layer that replaces the builtin `rules.md`: the general rules. */
-export const GENERAL_RULES_FILE = "general-rules.md";
+export { GENERAL_RULES_FILE } from "./layer-files.js";
 
 export function emptyLayer(layer: Layer): LoadedLayer {
   return {

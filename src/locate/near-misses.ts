@@ -3,9 +3,7 @@ import { join } from "node:path";
 import type { EntryKind } from "../_fs.js";
 import { listProjectFolder, type Reach } from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
-
-/** The folders a user or project layer folder is read for, spelled as they are read. */
-const LAYER_FOLDERS = ["sections", "partials", "prompts", "skills"] as const;
+import { CUSTOM_FILES, LAYER_FOLDERS } from "./layer-files.js";
 
 /** One of the folders a layer folder is read for. */
 export type LayerFolder = (typeof LAYER_FOLDERS)[number];
@@ -17,14 +15,6 @@ export interface NearMissOptions {
   /** Only these folders (`list` reads prompts and skills alone). Default: all four. */
   folders?: readonly LayerFolder[];
 }
-
-/** The files a layer folder is read for, when it may replace or extend the base prompt. */
-const CUSTOM_FILES = [
-  "SYSTEM.md",
-  "SYSTEM_TEMPLATE.md",
-  "APPEND_SYSTEM.md",
-  "general-rules.md",
-] as const;
 
 /**
  * The singular of each folder that is read, in lower case, with what the real

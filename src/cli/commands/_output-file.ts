@@ -42,6 +42,7 @@ import {
   samePathKey,
   topOnlyHolders,
 } from "../../hook/snippet.js";
+import { layerFileOf } from "../../locate/layer-files.js";
 import { DEFAULT_PROJECT_DIR, resolveAgentDir } from "../../locate/layers.js";
 import type { SystemPromptOptions } from "../../options.js";
 import type { PreparedPrompt } from "../../render-system-prompt.js";
@@ -618,7 +619,11 @@ async function refuseLoadedAbove(
       const names = resolve(t)
         .split(sep)
         .filter((n) => n !== "");
-      const place = ruleLocationOf(names, nameKey, DEFAULT_PROJECT_DIR);
+      // A project layer's file (`.pi/SYSTEM.md`, `.pi/prompts/x.md`): that project's own render
+      // takes it as its prompt's text, whole (SYSTEM.md) or appended (fixer fx99e's finding).
+      const place =
+        ruleLocationOf(names, nameKey, DEFAULT_PROJECT_DIR) ??
+        layerPlace(layerFileOf(names, nameKey, DEFAULT_PROJECT_DIR));
       if (place === undefined) return undefined;
       let folder = resolve(t);
       for (let up = place.folderNames; up < names.length; up++) folder = dirname(folder);
@@ -632,12 +637,18 @@ async function refuseLoadedAbove(
   if (targets.some((t) => roots.some((r) => isWithin(t, r)))) return undefined;
   const [loads, below] =
     name !== undefined ? [name, dirname(path)] : [rule?.rel ?? "", rule?.folder ?? ""];
-  const loaded = `agents load ${escapeInline(loads)} by themselves in every project below ${escapeInline(below)}`;
+  const layer = name === undefined && rule?.source === LAYER_SOURCE;
+  const loaded = layer
+    ? `sysprompt and pi read ${escapeInline(loads)} as the project layer's own file in ${escapeInline(below)}`
+    : `agents load ${escapeInline(loads)} by themselves in every project below ${escapeInline(below)}`;
   const also =
     name !== undefined
       ? "sysprompt's context files, Claude Code, opencode and pi read the folders above a project too"
-      : `a place of ${rule?.source}'s rules`;
-  const why = `${escapeInline(path)} is out of this project (${escapeInline(root)}), and ${loaded} (${also}): each would read this project's prompt, the repository's text in it, as that folder's instructions`;
+      : layer
+        ? "projects are trusted by default: its SYSTEM.md is the whole prompt, its APPEND_SYSTEM.md added to it"
+        : `a place of ${rule?.source}'s rules`;
+  const as = layer ? "its own prompt's text" : "that folder's instructions";
+  const why = `${escapeInline(path)} is out of this project (${escapeInline(root)}), and ${loaded} (${also}): ${layer ? "its render" : "each"} would read this project's prompt, the repository's text in it, as ${as}`;
   if (flags.force !== true) {
     throw new RefusedError(
       `${flag}: ${why}; not written: write the prompt in this project or to a file of another name, or pass --force to write it there knowingly`,
@@ -645,6 +656,16 @@ async function refuseLoadedAbove(
   }
   io.stderr(`sysprompt: WARNING: ${why}; written there as --force asks\n`);
   return loaded;
+}
+
+/** The source {@link refuseLoadedAbove} names a project layer's file by (`layerFileOf`). */
+const LAYER_SOURCE = "project layer";
+
+/** A project layer's file as a rule place is said: its names from the layer folder, the folder. */
+function layerPlace(
+  place: { rel: string; folderNames: number } | undefined,
+): { source: string; rel: string; folderNames: number } | undefined {
+  return place === undefined ? undefined : { source: LAYER_SOURCE, ...place };
 }
 
 /**
