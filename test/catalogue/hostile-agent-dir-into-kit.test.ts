@@ -1,6 +1,7 @@
 import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { loadPromptTemplates } from "../../src/prompt-templates/index.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 
@@ -72,5 +73,17 @@ describe("hostile-agent-dir-into-kit: a file of your agent dir linked into a che
     for (const mine of ["MY-OWN-SYSTEM", "MY-OWN-APPEND", "MY-OWN-SECTION"])
       expect(result.text).toContain(mine);
     expect(hardLinkWarnings(result.diagnostics)).toEqual([]);
+  });
+});
+
+describe("hostile-agent-dir-into-kit: your prompt templates linked into a checkout's hard link to your key", () => {
+  it("~/.pi/agent/prompts/leak.md -> the kit's prompts.md is refused with a warning, not expanded", async () => {
+    const { root, home, kit, agent } = kitHome();
+    put(join(agent, "prompts/mine.md"), "MY-OWN-TEMPLATE $1\n");
+    symlinkSync(join(kit, "prompts.md"), join(agent, "prompts/leak.md"));
+    const result = await loadPromptTemplates({ cwd: join(root, "project"), agentDir: agent, home });
+    expect(result.templates.map((t) => t.name)).toEqual(["mine"]);
+    expect(JSON.stringify(result.templates)).not.toContain(SECRET);
+    expect(hardLinkWarnings(result.diagnostics)).toHaveLength(1);
   });
 });
