@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadPromptTemplates } from "../../src/prompt-templates/index.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { loadSkills } from "../../src/skills/index.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 
 // Your agent dir's file linked into a checkout (a prompt kit `~/kits/team` unpacked from a
@@ -84,6 +85,23 @@ describe("hostile-agent-dir-into-kit: your prompt templates linked into a checko
     const result = await loadPromptTemplates({ cwd: join(root, "project"), agentDir: agent, home });
     expect(result.templates.map((t) => t.name)).toEqual(["mine"]);
     expect(JSON.stringify(result.templates)).not.toContain(SECRET);
+    expect(hardLinkWarnings(result.diagnostics)).toHaveLength(1);
+  });
+});
+
+describe("hostile-agent-dir-into-kit: your skills linked into a checkout's hard link to your key", () => {
+  it("~/.pi/agent/skills/leak -> the kit's skill folder, its SKILL.md a hard link, is refused with a warning", async () => {
+    const { root, home, kit, agent } = kitHome();
+    put(
+      join(agent, "skills/mine/SKILL.md"),
+      "---\nname: mine\ndescription: MY-OWN-SKILL\n---\nbody\n",
+    );
+    mkdirSync(join(kit, "skill"));
+    linkSync(join(home, ".ssh/id_rsa"), join(kit, "skill/SKILL.md"));
+    symlinkSync(join(kit, "skill"), join(agent, "skills/leak"));
+    const result = await loadSkills({ cwd: join(root, "project"), agentDir: agent, home });
+    expect(result.skills.map((s) => s.name)).toEqual(["mine"]);
+    expect(JSON.stringify(result)).not.toContain(SECRET);
     expect(hardLinkWarnings(result.diagnostics)).toHaveLength(1);
   });
 });
