@@ -1,6 +1,7 @@
 import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { checkProject } from "../../src/author/index.js";
 import { loadPromptTemplates } from "../../src/prompt-templates/index.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { loadSkills } from "../../src/skills/index.js";
@@ -104,4 +105,20 @@ describe("hostile-agent-dir-into-kit: your skills linked into a checkout's hard 
     expect(JSON.stringify(result)).not.toContain(SECRET);
     expect(hardLinkWarnings(result.diagnostics)).toHaveLength(1);
   });
+});
+
+describe("hostile-agent-dir-into-kit: check reads your layer as a render does", () => {
+  for (const file of ["partials/p.md", "SYSTEM_TEMPLATE.md", "sections/zz.md"]) {
+    it(`check: ~/.pi/agent/${file} -> the kit's prompts.md is refused with a warning, its text not read`, async () => {
+      const { root, home, kit, agent } = kitHome();
+      // A file whose template errors would say where its text has `{{`, and what it names.
+      writeFileSync(join(home, ".ssh/id_rsa"), `${SECRET} {{#if}} {{> ${SECRET}}}\n`);
+      mkdirSync(dirname(join(agent, file)), { recursive: true });
+      symlinkSync(join(kit, "prompts.md"), join(agent, file));
+      const report = await checkProject({ cwd: join(root, "project"), agentDir: agent, home });
+      expect(JSON.stringify(report)).not.toContain(SECRET);
+      expect(report.diagnostics.filter((d) => d.path === join(agent, file))).toEqual([]);
+      expect(hardLinkWarnings(report.diagnostics)).toHaveLength(1);
+    });
+  }
 });
