@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadPreset } from "../../src/agents/load.js";
 import { checkProject } from "../../src/author/index.js";
+import { loadConfigFiles } from "../../src/config/load.js";
 import { loadPromptTemplates } from "../../src/prompt-templates/index.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { loadSkills } from "../../src/skills/index.js";
@@ -141,5 +142,24 @@ describe("hostile-agent-dir-into-kit: your agent presets linked into a checkout'
     const { preset, diagnostics } = await loadPreset("leak", folders, { required: false });
     expect(JSON.stringify(preset)).not.toContain(SECRET);
     expect(hardLinkWarnings(diagnostics)).toHaveLength(1);
+  });
+});
+
+describe("hostile-agent-dir-into-kit: your sysprompt.yaml in a checkout", () => {
+  it("~/.pi -> the kit: its agent/sysprompt.yaml, a hard link, is refused with a warning", async () => {
+    const { root, home, kit } = kitHome();
+    writeFileSync(join(home, ".ssh/id_rsa"), `agent-name: ${SECRET}\n`);
+    mkdirSync(join(kit, "agent"));
+    linkSync(join(home, ".ssh/id_rsa"), join(kit, "agent/sysprompt.yaml"));
+    symlinkSync(kit, join(home, ".pi"));
+    const folders = { cwd: join(root, "project"), agentDir: join(home, ".pi/agent") };
+    const { files, diagnostics } = await loadConfigFiles({
+      ...folders,
+      projectDir: join(root, "project/.pi"),
+      projectTrusted: true,
+      home,
+    });
+    expect(JSON.stringify(files)).not.toContain(SECRET);
+    expect(diagnostics.filter((d) => d.code === "config-refused")).toHaveLength(1);
   });
 });
