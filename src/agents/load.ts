@@ -10,6 +10,8 @@ import {
   folderRefusedAt,
   listProjectFolder,
   NO_DEADLINE,
+  type OwnFiles,
+  ownFilesOf,
   projectReach,
   type Reach,
   type RepoCapped,
@@ -145,6 +147,14 @@ export async function loadPreset(
   const dirs = presetDirs(folders).filter((d) => !(options.skipBuiltin && d.layer === "builtin"));
   if (!PRESET_NAME.test(name)) throw await unknownPreset(name, folders);
   const diagnostics: Diagnostic[] = [];
+  // Your preset linked into a checkout is read through that checkout's door (review rev98a F1).
+  const own: Promise<OwnFiles> | undefined = dirs.some((d) => d.layer === "user")
+    ? ownFilesOf(folders.agentDir, {
+        home: folders.home ?? homeFolder(),
+        trusted: folders.trusted,
+        signal: folders.signal,
+      })
+    : undefined;
   const reads = await Promise.all(
     dirs.map(async ({ layer, dir }) => {
       const path = join(dir, `${name}.yaml`);
@@ -154,7 +164,10 @@ export async function loadPreset(
         read:
           layer === "project"
             ? await readProjectPreset(path, folders)
-            : await readRepoCapped(path, { maxBytes: MAX_PRESET_BYTES }),
+            : await readRepoCapped(path, {
+                maxBytes: MAX_PRESET_BYTES,
+                own: layer === "user" ? await own : undefined,
+              }),
       };
     }),
   );

@@ -46,6 +46,7 @@ export async function applyConfigFiles(given: SystemPromptOptions): Promise<Conf
     agentDir: own,
     projectDir: join(realCwd, given.projectDir ?? DEFAULT_PROJECT_DIR),
     projectTrusted,
+    home,
   });
   const merged = mergeConfig(given, files);
   return {

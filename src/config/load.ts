@@ -2,7 +2,13 @@ import { join, relative } from "node:path";
 import { decodeText, kindOfPath, realpathOrSelf } from "../_fs.js";
 import { leavesFolder, toPosix } from "../_paths.js";
 import { entryKind, UnsafePathError } from "../_safe-write.js";
-import { type PlantedCheck, plantedCheck, readFileNoFollow } from "../repo-files/index.js";
+import {
+  ownFilesOf,
+  type PlantedCheck,
+  placeOwnFile,
+  plantedCheck,
+  readFileNoFollow,
+} from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
 import { parseConfig } from "./parse.js";
 import {
@@ -22,6 +28,12 @@ export interface ConfigFolders {
   projectDir: string;
   /** False: the project's file is not read (an info diagnostic says so when there is one). */
   projectTrusted: boolean;
+  /**
+   * Your home folder: given, your file whose real path lies in a checkout
+   * (`~/.pi -> ~/kits/team`) is read as that checkout's, its hard links and
+   * its links out refused (review rev98a F1).
+   */
+  home?: string;
 }
 
 /**
@@ -38,7 +50,7 @@ export async function loadConfigFiles(folders: ConfigFolders): Promise<{
   const userPath = join(folders.agentDir, CONFIG_FILE_NAME);
   const projectPath = join(folders.projectDir, CONFIG_FILE_NAME);
   const [user, project] = await Promise.all([
-    readConfigFile(userPath, "user"),
+    readUserConfig(userPath, folders),
     folders.projectTrusted ? readProjectConfig(projectPath, folders) : untrusted(projectPath),
   ]);
   return {
@@ -57,6 +69,7 @@ export async function readConfigFile(
   path: string,
   layer: ConfigLayer,
   planted?: PlantedCheck,
+  inCheckout = false,
 ): Promise<ConfigFile> {
   const none = (diagnostics: Diagnostic[] = []): ConfigFile => ({
     layer,
@@ -70,7 +83,7 @@ export async function readConfigFile(
   try {
     bytes = await readFileNoFollow(path, MAX_CONFIG_FILE_BYTES, {
       planted,
-      anyNames: layer === "user",
+      anyNames: layer === "user" && !inCheckout,
     });
   } catch (error) {
     if (!(error instanceof UnsafePathError)) throw error;
@@ -88,6 +101,27 @@ export async function readConfigFile(
   if (!decoded.ok) return none(decoded.diagnostics);
   const file = parseConfig(decoded.text, path, layer);
   return { ...file, diagnostics: [...decoded.diagnostics, ...file.diagnostics] };
+}
+
+/** Your file: read whatever its names unless its real path lies in a checkout (placeOwnFile). */
+async function readUserConfig(path: string, folders: ConfigFolders): Promise<ConfigFile> {
+  // No file (most renders): nothing to place, no walk.
+  if (folders.home === undefined || (await kindOfPath(path)) === "missing")
+    return readConfigFile(path, "user");
+  const own = await ownFilesOf(folders.agentDir, {
+    home: folders.home,
+    trusted: folders.projectTrusted,
+  });
+  const place = await placeOwnFile(path, own);
+  if (place.kind !== "refused")
+    return readConfigFile(path, "user", undefined, place.kind === "checkout");
+  const diagnostic: Diagnostic = {
+    level: "warning",
+    code: "config-refused",
+    message: `${CONFIG_FILE_NAME} not used: ${place.refusal.message}`,
+    path,
+  };
+  return { ...emptyFile(path, "user"), diagnostics: [diagnostic] };
 }
 
 /** The project's file, only when the project folder is really inside cwd (`.pi` may be a link). */

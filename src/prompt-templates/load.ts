@@ -12,7 +12,9 @@ import {
   listProjectFolder,
   listProjectFolderSync,
   NO_DEADLINE,
+  type OwnFiles,
   ownAgentDir,
+  ownFilesOf,
   projectReach,
   projectReachSync,
   type Reach,
@@ -73,6 +75,17 @@ export async function loadPromptTemplates(
   });
   const plan = planTemplateRoots({ ...options, agentDir });
   const diagnostics: Diagnostic[] = [];
+  // Your templates (read with no reach): one whose real path lies in a checkout is read through
+  // that checkout's door, with the render's trust, as your layer's files are (review rev98a F1).
+  let ownFiles: Promise<OwnFiles> | undefined;
+  const ownOf = () => {
+    ownFiles ??= ownFilesOf(agentDir, {
+      home: paths.home,
+      trusted: options.projectTrusted !== false,
+      signal: options.signal,
+    });
+    return ownFiles;
+  };
   const untrusted = plan.untrustedProjectFolder;
   if (untrusted !== undefined && (await kindOfPath(untrusted)) !== "missing") {
     diagnostics.push(untrustedDiagnostic(untrusted));
@@ -104,7 +117,8 @@ export async function loadPromptTemplates(
       const place = at ? { ...root, path: at.path } : root;
       const files = await filesOfRoot(place, reach, slot.diagnostics);
       // Read to the root's total, collect (parse) in listing order, the signal heard between two.
-      const { reads, notRead } = await readRepoTexts(files, { reach }, MAX_PROMPT_ROOT_CHARS);
+      const own = reach ? undefined : await ownOf();
+      const { reads, notRead } = await readRepoTexts(files, { reach, own }, MAX_PROMPT_ROOT_CHARS);
       for (const [j, read] of reads.entries()) {
         await checkpoint(options.signal);
         collectTemplate(read, files[j] ?? "", root, slot.loaded, slot.diagnostics);

@@ -11,6 +11,8 @@ import {
   capChain,
   chainCutDiagnostic,
   holdsGitRoot,
+  type OwnFiles,
+  ownFilesOf,
   ownFolderInProject,
   ownFolderInProjectDiagnostic,
   placeRefusal,
@@ -38,14 +40,17 @@ interface SkillsRoot {
 /**
  * Reads and validates one skill file. Never throws: an unreadable, binary or
  * non-regular file (a FIFO is never opened) gives `null` and a diagnostic.
- * With `reach` (a project's skill), the file is read through the door within it.
+ * With `reach` (a project's skill), the file is read through the door within it;
+ * with `own` (yours), one whose real path lies in a checkout through that
+ * checkout's door (review rev98a F1).
  */
 export async function loadSkillFromFile(
   filePath: string,
   source: SkillSource,
   reach?: Reach,
+  own?: OwnFiles,
 ): Promise<ParsedSkill> {
-  const read = await readRepoText(filePath, { reach });
+  const read = await readRepoText(filePath, { reach, own });
   if (!read.ok) return { skill: null, diagnostics: read.diagnostics };
   const parsed = parseSkill(read.text, filePath, source);
   return { skill: parsed.skill, diagnostics: [...read.diagnostics, ...parsed.diagnostics] };
@@ -117,6 +122,17 @@ export async function loadSkills(
     });
     return projectReachOnce;
   };
+  // Your skills (read with no reach): one whose real path lies in a checkout is read through that
+  // checkout's door, with the render's trust, as your layer's files are (review rev98a F1).
+  let ownFilesOnce: Promise<OwnFiles> | undefined;
+  const yours = () => {
+    ownFilesOnce ??= ownFilesOf(agentDir, {
+      home,
+      trusted: options.projectTrusted !== false,
+      signal,
+    });
+    return ownFilesOnce;
+  };
 
   /** One skills root's candidates and what the walk said; none when it is missing. */
   const walkRoot = async (
@@ -169,8 +185,14 @@ export async function loadSkills(
       };
     }
     const walked = await walkSkillsRoot(root.path, { ...walkOptions, reach });
+    const own = reach ? undefined : await yours();
     return {
-      candidates: walked.candidates.map((candidate) => ({ candidate, source: root.source, reach })),
+      candidates: walked.candidates.map((candidate) => ({
+        candidate,
+        source: root.source,
+        reach,
+        own,
+      })),
       diagnostics: walked.diagnostics,
     };
   };
@@ -218,6 +240,7 @@ export async function loadSkills(
     const reach = named?.reach;
     const source: SkillSource = named ? "project" : "option";
     const at = named?.path ?? path;
+    const own = reach ? undefined : await yours();
     const out = reach && placeRefusal(at, await realpathOrSelf(at), reach, false);
     if (out) {
       said.push({
@@ -229,10 +252,10 @@ export async function loadSkills(
     } else if (kind === "dir") {
       const walked = await walkSkillsRoot(at, { ...walkOptions, reach });
       pushAll(said, walked.diagnostics);
-      for (const candidate of walked.candidates) found.push({ candidate, source, reach });
+      for (const candidate of walked.candidates) found.push({ candidate, source, reach, own });
     } else if (kind === "file" && path.endsWith(".md")) {
       // Named on purpose, so validated like a SKILL.md even without a description.
-      found.push({ candidate: { filePath: at, loose: false }, source, reach });
+      found.push({ candidate: { filePath: at, loose: false }, source, reach, own });
     } else {
       said.push({
         level: "error",
@@ -367,6 +390,8 @@ interface Candidate {
   candidate: SkillCandidate;
   source: SkillSource;
   reach?: Reach | undefined;
+  /** Yours: a file of yours in a checkout is read through its door (placeOwnFile). */
+  own?: OwnFiles | undefined;
 }
 
 /** Reads the candidates in order; `signal` stops it between two (thousands of SKILL.md in a root the walk allows). */
@@ -382,7 +407,7 @@ async function loadCandidates(
   const byName = new Map<string, Skill>();
   const seenFiles = new Set<string>();
   let told = 0;
-  for (const { candidate, source, reach } of candidates) {
+  for (const { candidate, source, reach, own } of candidates) {
     // Before the turn the deadline may fire in: nothing changes between here and the next skill.
     if (progress && skills.length > told) {
       told = skills.length;
@@ -393,7 +418,7 @@ async function loadCandidates(
     if (seenFiles.has(real)) continue;
     // A file read already (the user's skills, read first for the partial) is not read again.
     const key = `${source}\0${candidate.filePath}`;
-    const loaded = parsed?.get(key) ?? (await loadCandidate(candidate, source, reach));
+    const loaded = parsed?.get(key) ?? (await loadCandidate(candidate, source, reach, own));
     parsed?.set(key, loaded);
     // Refused for the project, the same file may still be the user's through a root of theirs.
     if (!loaded.diagnostics.some((d) => REFUSAL_CODES.has(d.code))) seenFiles.add(real);
@@ -432,8 +457,9 @@ async function loadCandidate(
   candidate: SkillCandidate,
   source: SkillSource,
   reach: Reach | undefined,
+  own: OwnFiles | undefined,
 ): Promise<ParsedSkill> {
-  const loaded = await loadSkillFromFile(candidate.filePath, source, reach);
+  const loaded = await loadSkillFromFile(candidate.filePath, source, reach, own);
   // A loose .md file in a skills root may be a README or notes; only one that
   // declares a description is a skill, and the rest are not worth a warning.
   if (candidate.loose && !loaded.skill) return { skill: null, diagnostics: [] };

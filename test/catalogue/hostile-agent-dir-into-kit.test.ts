@@ -1,7 +1,12 @@
 import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { loadPreset } from "../../src/agents/load.js";
+import { checkProject } from "../../src/author/index.js";
+import { loadConfigFiles } from "../../src/config/load.js";
+import { loadPromptTemplates } from "../../src/prompt-templates/index.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
+import { loadSkills } from "../../src/skills/index.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 
 // Your agent dir's file linked into a checkout (a prompt kit `~/kits/team` unpacked from a
@@ -72,5 +77,89 @@ describe("hostile-agent-dir-into-kit: a file of your agent dir linked into a che
     for (const mine of ["MY-OWN-SYSTEM", "MY-OWN-APPEND", "MY-OWN-SECTION"])
       expect(result.text).toContain(mine);
     expect(hardLinkWarnings(result.diagnostics)).toEqual([]);
+  });
+});
+
+describe("hostile-agent-dir-into-kit: your prompt templates linked into a checkout's hard link to your key", () => {
+  it("~/.pi/agent/prompts/leak.md -> the kit's prompts.md is refused with a warning, not expanded", async () => {
+    const { root, home, kit, agent } = kitHome();
+    put(join(agent, "prompts/mine.md"), "MY-OWN-TEMPLATE $1\n");
+    symlinkSync(join(kit, "prompts.md"), join(agent, "prompts/leak.md"));
+    const result = await loadPromptTemplates({ cwd: join(root, "project"), agentDir: agent, home });
+    expect(result.templates.map((t) => t.name)).toEqual(["mine"]);
+    expect(JSON.stringify(result.templates)).not.toContain(SECRET);
+    expect(hardLinkWarnings(result.diagnostics)).toHaveLength(1);
+  });
+});
+
+describe("hostile-agent-dir-into-kit: your skills linked into a checkout's hard link to your key", () => {
+  it("~/.pi/agent/skills/leak -> the kit's skill folder, its SKILL.md a hard link, is refused with a warning", async () => {
+    const { root, home, kit, agent } = kitHome();
+    put(
+      join(agent, "skills/mine/SKILL.md"),
+      "---\nname: mine\ndescription: MY-OWN-SKILL\n---\nbody\n",
+    );
+    mkdirSync(join(kit, "skill"));
+    linkSync(join(home, ".ssh/id_rsa"), join(kit, "skill/SKILL.md"));
+    symlinkSync(join(kit, "skill"), join(agent, "skills/leak"));
+    const result = await loadSkills({ cwd: join(root, "project"), agentDir: agent, home });
+    expect(result.skills.map((s) => s.name)).toEqual(["mine"]);
+    expect(JSON.stringify(result)).not.toContain(SECRET);
+    expect(hardLinkWarnings(result.diagnostics)).toHaveLength(1);
+  });
+});
+
+describe("hostile-agent-dir-into-kit: check reads your layer as a render does", () => {
+  for (const file of ["partials/p.md", "SYSTEM_TEMPLATE.md", "sections/zz.md"]) {
+    it(`check: ~/.pi/agent/${file} -> the kit's prompts.md is refused with a warning, its text not read`, async () => {
+      const { root, home, kit, agent } = kitHome();
+      // A file whose template errors would say where its text has `{{`, and what it names.
+      writeFileSync(join(home, ".ssh/id_rsa"), `${SECRET} {{#if}} {{> ${SECRET}}}\n`);
+      mkdirSync(dirname(join(agent, file)), { recursive: true });
+      symlinkSync(join(kit, "prompts.md"), join(agent, file));
+      const report = await checkProject({ cwd: join(root, "project"), agentDir: agent, home });
+      expect(JSON.stringify(report)).not.toContain(SECRET);
+      expect(report.diagnostics.filter((d) => d.path === join(agent, file))).toEqual([]);
+      expect(hardLinkWarnings(report.diagnostics)).toHaveLength(1);
+    });
+  }
+});
+
+describe("hostile-agent-dir-into-kit: your agent presets linked into a checkout's hard link to your key", () => {
+  it("~/.pi/agent/agents/leak.yaml -> the kit's prompts.md is refused with a warning", async () => {
+    const { root, home, kit, agent } = kitHome();
+    writeFileSync(join(home, ".ssh/id_rsa"), `name: ${SECRET}\n`);
+    mkdirSync(join(agent, "agents"), { recursive: true });
+    symlinkSync(join(kit, "prompts.md"), join(agent, "agents/leak.yaml"));
+    const folders = {
+      builtinDir: join(root, "builtin"),
+      agentDir: agent,
+      projectDir: join(root, "project/.pi"),
+      trusted: true,
+      cwd: join(root, "project"),
+      home,
+    };
+    const { preset, diagnostics } = await loadPreset("leak", folders, { required: false });
+    expect(JSON.stringify(preset)).not.toContain(SECRET);
+    expect(hardLinkWarnings(diagnostics)).toHaveLength(1);
+  });
+});
+
+describe("hostile-agent-dir-into-kit: your sysprompt.yaml in a checkout", () => {
+  it("~/.pi -> the kit: its agent/sysprompt.yaml, a hard link, is refused with a warning", async () => {
+    const { root, home, kit } = kitHome();
+    writeFileSync(join(home, ".ssh/id_rsa"), `agent-name: ${SECRET}\n`);
+    mkdirSync(join(kit, "agent"));
+    linkSync(join(home, ".ssh/id_rsa"), join(kit, "agent/sysprompt.yaml"));
+    symlinkSync(kit, join(home, ".pi"));
+    const folders = { cwd: join(root, "project"), agentDir: join(home, ".pi/agent") };
+    const { files, diagnostics } = await loadConfigFiles({
+      ...folders,
+      projectDir: join(root, "project/.pi"),
+      projectTrusted: true,
+      home,
+    });
+    expect(JSON.stringify(files)).not.toContain(SECRET);
+    expect(diagnostics.filter((d) => d.code === "config-refused")).toHaveLength(1);
   });
 });

@@ -2,7 +2,14 @@ import { join } from "node:path";
 import { parseFrontmatter } from "../../_frontmatter.js";
 import { checkpoint } from "../../_pace.js";
 import { type LayerConfine, type LoadedLayer, loadLayer } from "../../locate/load-layer.js";
-import { NO_DEADLINE, projectReach, type Reach, readRepoText } from "../../repo-files/index.js";
+import {
+  NO_DEADLINE,
+  type OwnFiles,
+  ownFilesOf,
+  projectReach,
+  type Reach,
+  readRepoText,
+} from "../../repo-files/index.js";
 import { listMarkdown, readLayerFiles } from "../../sections/load.js";
 import type { Layer } from "../../types.js";
 
@@ -29,6 +36,8 @@ export interface CheckedLayer {
  * lines, which the render path does not keep. Problems with those files are
  * already in the layer's diagnostics, so the second read's are dropped.
  * `signal` stops the reading and parsing (the promise rejects with its reason).
+ * `own` (your layer): a file whose real path lies in a checkout is read through
+ * that checkout's door, in both reads, as a render reads it (review rev98a F1).
  */
 export async function readLayerForCheck(
   dir: string,
@@ -36,14 +45,16 @@ export async function readLayerForCheck(
   customFiles: boolean,
   confine?: LayerConfine,
   signal?: AbortSignal,
+  own?: { home: string; trusted: boolean },
 ): Promise<CheckedLayer> {
   const reach = confine
     ? await projectReach({ ...confine, trusted: true, signal: signal ?? NO_DEADLINE })
     : undefined;
+  const ownFiles = !reach && own ? await ownFilesOf(dir, { ...own, signal }) : undefined;
   const [loaded, partials, systemTemplate] = await Promise.all([
-    loadLayer(dir, layer, { customFiles, signal, ...(confine ? { confine } : {}) }),
-    readPartials(join(dir, "partials"), reach, signal),
-    customFiles ? readSystemTemplate(join(dir, "SYSTEM_TEMPLATE.md"), reach) : undefined,
+    loadLayer(dir, layer, { customFiles, signal, ...(confine ? { confine } : {}), own }),
+    readPartials(join(dir, "partials"), reach, signal, ownFiles),
+    customFiles ? readSystemTemplate(join(dir, "SYSTEM_TEMPLATE.md"), reach, ownFiles) : undefined,
   ]);
   return { loaded, partials, ...(systemTemplate ? { systemTemplate } : {}) };
 }
@@ -52,10 +63,11 @@ async function readPartials(
   dir: string,
   reach: Reach | undefined,
   signal: AbortSignal | undefined,
+  own: OwnFiles | undefined,
 ): Promise<TemplateFile[]> {
   const { names } = await listMarkdown(dir, signal, reach);
   // The files a render reads, no more: past the folder's total the rest are not read.
-  const { texts: reads } = await readLayerFiles(dir, names, reach);
+  const { texts: reads } = await readLayerFiles(dir, names, reach, own);
   const files: TemplateFile[] = [];
   for (const [i, read] of reads.entries()) {
     const file = names[i];
@@ -71,7 +83,8 @@ async function readPartials(
 async function readSystemTemplate(
   path: string,
   reach: Reach | undefined,
+  own: OwnFiles | undefined,
 ): Promise<TemplateFile | undefined> {
-  const read = await readRepoText(path, { reach });
+  const read = await readRepoText(path, { reach, own });
   return read.ok ? { name: "SYSTEM_TEMPLATE", path, body: read.text, bodyLine: 1 } : undefined;
 }

@@ -105,7 +105,7 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
   const [layers, skills, promptTemplates, presets, config] = await Promise.all([
     Promise.all([
       readLayerForCheck(builtinDir, "builtin", false),
-      readLayerForCheck(agentDir, "user", true),
+      readLayerForCheck(agentDir, "user", true, undefined, undefined, { home, trusted }),
       ...(trusted
         ? [
             gate()
@@ -143,7 +143,7 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
       stopped("presets", [] as Diagnostic[]),
     ),
     // Read as the CLI's render reads them: their problems, and the variables templates may use.
-    loadConfigFiles({ cwd, agentDir, projectDir, projectTrusted: trusted }),
+    loadConfigFiles({ cwd, agentDir, projectDir, projectTrusted: trusted, home }),
   ]);
   const vars: Record<string, string> = Object.assign(
     {},
