@@ -10,8 +10,6 @@ import {
   folderRefusedAt,
   listProjectFolder,
   NO_DEADLINE,
-  type OwnFiles,
-  ownFilesOf,
   projectReach,
   type Reach,
   type RepoCapped,
@@ -147,14 +145,6 @@ export async function loadPreset(
   const dirs = presetDirs(folders).filter((d) => !(options.skipBuiltin && d.layer === "builtin"));
   if (!PRESET_NAME.test(name)) throw await unknownPreset(name, folders);
   const diagnostics: Diagnostic[] = [];
-  // Your preset linked into a checkout is read through that checkout's door (review rev98a F1).
-  const own: Promise<OwnFiles> | undefined = dirs.some((d) => d.layer === "user")
-    ? ownFilesOf(folders.agentDir, {
-        home: folders.home ?? homeFolder(),
-        trusted: folders.trusted,
-        signal: folders.signal,
-      })
-    : undefined;
   const reads = await Promise.all(
     dirs.map(async ({ layer, dir }) => {
       const path = join(dir, `${name}.yaml`);
@@ -164,10 +154,7 @@ export async function loadPreset(
         read:
           layer === "project"
             ? await readProjectPreset(path, folders)
-            : await readRepoCapped(path, {
-                maxBytes: MAX_PRESET_BYTES,
-                own: layer === "user" ? await own : undefined,
-              }),
+            : await readRepoCapped(path, { maxBytes: MAX_PRESET_BYTES }),
       };
     }),
   );

@@ -1,7 +1,6 @@
 import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadPreset } from "../../src/agents/load.js";
 import { checkProject } from "../../src/author/index.js";
 import { loadConfigFiles } from "../../src/config/load.js";
 import { loadPromptTemplates } from "../../src/prompt-templates/index.js";
@@ -123,26 +122,6 @@ describe("hostile-agent-dir-into-kit: check reads your layer as a render does", 
       expect(hardLinkWarnings(report.diagnostics)).toHaveLength(1);
     });
   }
-});
-
-describe("hostile-agent-dir-into-kit: your agent presets linked into a checkout's hard link to your key", () => {
-  it("~/.pi/agent/agents/leak.yaml -> the kit's prompts.md is refused with a warning", async () => {
-    const { root, home, kit, agent } = kitHome();
-    writeFileSync(join(home, ".ssh/id_rsa"), `name: ${SECRET}\n`);
-    mkdirSync(join(agent, "agents"), { recursive: true });
-    symlinkSync(join(kit, "prompts.md"), join(agent, "agents/leak.yaml"));
-    const folders = {
-      builtinDir: join(root, "builtin"),
-      agentDir: agent,
-      projectDir: join(root, "project/.pi"),
-      trusted: true,
-      cwd: join(root, "project"),
-      home,
-    };
-    const { preset, diagnostics } = await loadPreset("leak", folders, { required: false });
-    expect(JSON.stringify(preset)).not.toContain(SECRET);
-    expect(hardLinkWarnings(diagnostics)).toHaveLength(1);
-  });
 });
 
 describe("hostile-agent-dir-into-kit: your sysprompt.yaml in a checkout", () => {
