@@ -30,8 +30,12 @@ describe("hostile repository: {{#xml}} levels around slow text", () => {
     );
     for (const out of value) expect(out).toMatch(/read their text again past 8 MiB/);
     // Before: both rendered, 14 MiB read again each (9.3 s here, loaded); now each stops within
-    // 8 MiB: 2.4 s of CPU alone, 4.04 s once in the slow tier with other agents' runs beside it.
-    expect(cpuMs).toBeLessThan(6_000);
+    // 8 MiB: 2.4 s of CPU alone, 4.04 s once in the slow tier with other agents' runs beside it;
+    // on the 2026-12-07 machine 5.86 s alone at 9cd004e4 and 6.10 s at idle after that session's
+    // fixes (the bound of 6 s failed the slow tier). Reading 14 MiB a section, as before, costs some
+    // 14/8 of that by the bytes read (an estimate, 10-11 s here, not measured), so 8.5 s still
+    // tells the two apart.
+    expect(cpuMs).toBeLessThan(8_500);
   }, 60_000);
 
   it("three levels around 1 MiB of them still render", () => {
