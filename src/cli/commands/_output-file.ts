@@ -46,7 +46,13 @@ import { layerFileOf } from "../../locate/layer-files.js";
 import { DEFAULT_PROJECT_DIR, resolveAgentDir } from "../../locate/layers.js";
 import type { SystemPromptOptions } from "../../options.js";
 import type { PreparedPrompt } from "../../render-system-prompt.js";
-import { findProjectRoot, stopOf } from "../../repo-files/index.js";
+import {
+  findProjectRoot,
+  NO_DEADLINE,
+  projectReach,
+  type Reach,
+  stopOf,
+} from "../../repo-files/index.js";
 import { type CliIo, FailedError, RefusedError, UsageError } from "../io.js";
 import { otherHomes, PASSWD } from "./_user-homes.js";
 
@@ -632,9 +638,9 @@ async function refuseLoadedAbove(
     .find((p) => p !== undefined);
   if (name === undefined && rule === undefined) return undefined;
   const cwd = flags.cwd === undefined ? io.cwd : resolveUserPath(flags.cwd, io.cwd, home);
-  const root = await findProjectRoot(cwd);
-  const roots = [root, await realpath(root).catch(() => root)];
-  if (targets.some((t) => roots.some((r) => isWithin(t, r)))) return undefined;
+  const other = await otherProjectOf(cwd, home, targets, real);
+  if (other === undefined) return undefined;
+  const { root, nested } = other;
   const [loads, below] =
     name !== undefined ? [name, dirname(path)] : [rule?.rel ?? "", rule?.folder ?? ""];
   const layer = name === undefined && rule?.source === LAYER_SOURCE;
@@ -648,7 +654,11 @@ async function refuseLoadedAbove(
         ? "projects are trusted by default: its SYSTEM.md is the whole prompt, its APPEND_SYSTEM.md added to it"
         : `a place of ${rule?.source}'s rules`;
   const as = layer ? "its own prompt's text" : "that folder's instructions";
-  const why = `${escapeInline(path)} is out of this project (${escapeInline(root)}), and ${loaded} (${also}): ${layer ? "its render" : "each"} would read this project's prompt, the repository's text in it, as ${as}`;
+  const out =
+    nested === undefined
+      ? `out of this project (${escapeInline(root)})`
+      : `in another repository (${escapeInline(nested)}), not this project (${escapeInline(root)})`;
+  const why = `${escapeInline(path)} is ${out}, and ${loaded} (${also}): ${layer ? "its render" : "each"} would read this project's prompt, the repository's text in it, as ${as}`;
   if (flags.force !== true) {
     throw new RefusedError(
       `${flag}: ${why}; not written: write the prompt in this project or to a file of another name, or pass --force to write it there knowingly`,
@@ -656,6 +666,30 @@ async function refuseLoadedAbove(
   }
   io.stderr(`sysprompt: WARNING: ${why}; written there as --force asks\n`);
   return loaded;
+}
+
+/**
+ * Whether `targets` (a file as written and the real path it leads to, `real`) lie out of the
+ * project of the working folder `cwd`, found as a read's ({@link projectReach}: the nearest
+ * repository's top, narrowed by the home-folder rule to `cwd` itself when it is the home folder or
+ * holds it, a dotfiles `~/.git`), or in a repository of its own below that project's root (a
+ * clone with its own `.git`, not a submodule or worktree of it: {@link Reach.nested}), another
+ * project (review rev99a F6). Undefined: the project's own file. Else the project's root, and the
+ * other repository's folder when it is one.
+ */
+async function otherProjectOf(
+  cwd: string,
+  home: string,
+  targets: readonly string[],
+  real: string | undefined,
+): Promise<{ root: string; nested?: string } | undefined> {
+  const reach = await projectReach({ start: cwd, home, trusted: true, signal: NO_DEADLINE });
+  const roots = [reach.root, reach.realRoot];
+  if (!targets.some((t) => roots.some((r) => isWithin(t, r)))) return { root: reach.root };
+  const leads = real ?? resolve(targets[0] ?? cwd);
+  if (reach.excluded.some((h) => isWithin(leads, h))) return { root: reach.root };
+  const nested = isWithin(leads, reach.realRoot) ? await reach.nested(leads) : undefined;
+  return nested === undefined ? undefined : { root: reach.root, nested };
 }
 
 /** The source {@link refuseLoadedAbove} names a project layer's file by (`layerFileOf`). */
