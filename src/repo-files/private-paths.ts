@@ -13,7 +13,7 @@ import { lstatKindOrMissing, realpath } from "../_io.js";
 import { checkpoint, nextTurn } from "../_pace.js";
 import { homeFolder, isWithin, xdgFolder } from "../_paths.js";
 import { projectOwns } from "../gather/environment/index.js";
-import { gitExcludeFile } from "../gather/git/index.js";
+import { type GitRefusal, gitExcludeFile } from "../gather/git/index.js";
 import { readCappedBytes } from "./capped-read.js";
 import { isGitFolder } from "./git-file.js";
 import { type HgCopy, hgIgnoreAround, hgIgnored } from "./hgignore.js";
@@ -191,7 +191,7 @@ function ownPrivatePaths(
   // The `.hgignore` of each Mercurial working copy at or above `root`, and `root`'s path below its top.
   let hg: Promise<HgCopy[]> | undefined;
   // Where git keeps the clone's exclude file: the common git folder in a worktree or submodule.
-  let excludeFile: Promise<string | undefined> | undefined;
+  let excludeFile: Promise<string | GitRefusal | undefined> | undefined;
   const excludePath = () => {
     excludeFile ??= gitExcludeFile(root).catch(() => undefined);
     return excludeFile;
@@ -269,7 +269,9 @@ function ownPrivatePaths(
     const hgCut = around.find((c) => c.rules.cut !== undefined)?.rules.cut;
     if (hgCut !== undefined) return { rel, why: notReadWhole(hgCut), cut: true };
     // Not ignored as git has it: a repository's `!name` may have taken back the exclude file's entry.
-    excluded ??= excludePath().then((file) => rulesOfFile(file, excludeHow(file)));
+    excluded ??= excludePath().then((file) =>
+      typeof file === "string" ? rulesOfFile(file, excludeHow(file)) : undefined,
+    );
     // Paced: the exclude file's patterns are tested at each folder of a path hundreds deep.
     if (await isIgnoredPaced(await excluded, asked, signal)) {
       return { rel, why: "excluded by .git/info/exclude" };
@@ -278,8 +280,13 @@ function ownPrivatePaths(
     const inner = await nested.of(folderAt(parts.length - 1));
     // The path below that repository's top, where its own lists anchor `/name`.
     const innerRel = inner === "" ? "" : asked.slice(inner.length + 1);
-    if (inner !== "" && (await isIgnoredPaced(await nested.exclude(inner), innerRel, signal))) {
+    const innerList = inner === "" ? undefined : await nested.exclude(inner);
+    if (inner !== "" && (await isIgnoredPaced(innerList?.rules, innerRel, signal))) {
       return { rel, why: "excluded by .git/info/exclude" };
+    }
+    // A nested repository whose `.git` names another's git folder: its exclude list unread (rev99a F7).
+    if (innerList?.refused !== undefined) {
+      return { rel, why: notReadWhole(innerList.refused), cut: true };
     }
     // Yours too, and as sticky: a repository's `!name` does not take back what you ignore everywhere.
     const yours = await global();
@@ -298,12 +305,12 @@ function ownPrivatePaths(
  * folder at or above `folder` ("a/b", "" for the root) that holds a `.git`,
  * below the root ("" for none), each folder looked at once; `exclude(key)`
  * that repository's exclude file, found as git finds it ({@link gitExcludeFile})
- * and read as the root's is. Its entries only make more of the project
- * private, so where its `.git` file points is not checked for belonging.
+ * and read as the root's is, where its `.git` points checked as the git
+ * section checks it (review rev99a F7).
  */
 function nestedRepositories(root: string) {
   const repoOf = new Map<string, Promise<string>>();
-  const excludes = new Map<string, Promise<IgnoreRules | undefined>>();
+  const excludes = new Map<string, Promise<ExcludeList>>();
   const of = (key: string): Promise<string> => {
     if (key === "") return Promise.resolve("");
     let found = repoOf.get(key);
@@ -314,10 +321,10 @@ function nestedRepositories(root: string) {
     }
     return found;
   };
-  const exclude = (key: string): Promise<IgnoreRules | undefined> => {
+  const exclude = (key: string): Promise<ExcludeList> => {
     let rules = excludes.get(key);
     if (rules === undefined) {
-      rules = excludeRules(join(root, key));
+      rules = excludeList(join(root, key), undefined, root);
       excludes.set(key, rules);
     }
     return rules;
@@ -349,10 +356,44 @@ async function globalExcludes(
  * ({@link gitExcludeFile}: the common git folder's in a worktree or a
  * submodule), its patterns from that top; undefined when there is none.
  */
-export function excludeRules(repo: string, cuts?: PatternCut[]): Promise<IgnoreRules | undefined> {
-  return gitExcludeFile(repo)
-    .catch(() => undefined)
-    .then((file) => rulesOfFile(file, excludeHow(file), cuts));
+export function excludeRules(
+  repo: string,
+  cuts?: PatternCut[],
+  project?: string,
+): Promise<IgnoreRules | undefined> {
+  return excludeList(repo, cuts, project).then((list) => list.rules);
+}
+
+/**
+ * {@link excludeRules}, and `refused`: the repository's `.git` names a git folder outside it
+ * that is another repository's ({@link gitExcludeFile}: `gitdir: /home/you/priv/.git`), whose
+ * exclude file is not read, why (pushed to `cuts` as a file not read, for a walk to say): the
+ * door refuses below it as below an ignore file not read whole (review rev99a F7). `project`:
+ * the project a repository of its own below its root lies in (a git folder in it is its own).
+ */
+async function excludeList(
+  repo: string,
+  cuts?: PatternCut[],
+  project?: string,
+): Promise<ExcludeList> {
+  const found = await gitExcludeFile(repo, project).catch(() => undefined);
+  if (typeof found === "string" || found === undefined) {
+    return { rules: await rulesOfFile(found, excludeHow(found), cuts) };
+  }
+  const unread = `${found.refused.message}; its info/exclude is not read`;
+  cuts?.push({ path: found.refused.path, kept: 0, dropped: 0, unread });
+  return { rules: undefined, refused: refusedExclude(found) };
+}
+
+/** An exclude file passed over with its git folder ({@link excludeList}), as a cut is said. */
+interface ExcludeList {
+  rules: IgnoreRules | undefined;
+  refused?: string;
+}
+
+/** Why the exclude file of a refused git folder is not read, as a cut says it. */
+function refusedExclude(found: GitRefusal): string {
+  return `${found.refused.path}: ${found.refused.message}; its info/exclude is not read`;
 }
 
 /**
@@ -428,14 +469,18 @@ function notReadWhole(cut: string): PrivateReason {
 
 async function rootRules(
   root: string,
-  exclude: Promise<string | undefined>,
+  exclude: Promise<string | GitRefusal | undefined>,
   budget: PatternBudget,
 ): Promise<FolderRules> {
   const excludeFile = await exclude;
+  // Another repository's git folder (`gitdir:` naming yours): its exclude file is not read, and
+  // nothing below is proven kept (review rev99a F7), as below an exclude file not read whole.
   const excluded =
     excludeFile === undefined
       ? { rules: undefined, cut: undefined }
-      : await withFile(undefined, excludeFile, "", budget, root, excludeHow(excludeFile));
+      : typeof excludeFile !== "string"
+        ? { rules: undefined, cut: refusedExclude(excludeFile) }
+        : await withFile(undefined, excludeFile, "", budget, root, excludeHow(excludeFile));
   const own = await withFile(excluded.rules, join(root, ".gitignore"), "", budget, root, IN_TREE);
   return { rules: own.rules, cut: excluded.cut ?? own.cut };
 }

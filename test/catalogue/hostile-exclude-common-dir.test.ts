@@ -58,26 +58,44 @@ describe("hostile repository: your exclude file in the common git folder", () =>
     refusedAsExcluded(await render(base, lib));
   });
 
-  it("a --separate-git-dir clone: the separate folder's info/exclude applies", async () => {
+  it("a --separate-git-dir clone inside the project: the separate folder's info/exclude applies", async () => {
+    const base = tempDir();
+    const project = join(base, "project");
+    const gitDir = join(project, "gitstore", "repo.git");
+    exclude(gitDir);
+    writeFileSync(join(project, ".git"), "gitdir: gitstore/repo.git\n");
+    refusedAsExcluded(await render(base, project));
+  });
+
+  it("a --separate-git-dir clone out of the project: another repository's git folder, its exclude not read, nothing proven kept", async () => {
+    // Review rev99a F7: a `.git` file may name any git folder (yours, `~/priv/.git`); one out of
+    // the project that is no worktree linking back and no submodule is refused as the git
+    // section refuses it, its exclude file unread, and the door refuses below it.
     const base = tempDir();
     const gitDir = join(base, "elsewhere", "repo.git");
     exclude(gitDir);
     const project = join(base, "project");
     mkdirSync(project);
     writeFileSync(join(project, ".git"), `gitdir: ${gitDir}\n`);
-    refusedAsExcluded(await render(base, project));
+    const result = await render(base, project);
+    expect(result.text).not.toContain("MARKER-CRED");
+    const refused = result.diagnostics.filter((d) => d.code === "import-private");
+    expect(refused.map((d) => d.message)).toEqual([
+      expect.stringContaining("a git folder outside this project"),
+    ]);
+    expect(refused[0]?.message).toContain("under ignore rules not read whole");
   });
 
   it("a commondir, or an exclude file, that is a FIFO is not opened: the render goes on", async () => {
     for (const fifo of ["commondir", "exclude"]) {
       const base = tempDir();
-      const gitDir = join(base, "elsewhere", "repo.git");
+      // In the project: a git folder out of it is refused before any of its files is opened.
+      const project = join(base, "project");
+      const gitDir = join(project, "gitstore", "repo.git");
       mkdirSync(join(gitDir, "info"), { recursive: true });
       const at = fifo === "commondir" ? join(gitDir, "commondir") : join(gitDir, "info", "exclude");
       execFileSync("mkfifo", [at]);
-      const project = join(base, "project");
-      mkdirSync(project);
-      writeFileSync(join(project, ".git"), `gitdir: ${gitDir}\n`);
+      writeFileSync(join(project, ".git"), "gitdir: gitstore/repo.git\n");
       const result = await render(base, project);
       // Nothing read names credentials.json: the import is not ignored by git, so it is read.
       expect(result.text).toContain("MARKER-CRED");

@@ -81,6 +81,9 @@ describe("hostile repository: the workspace tree and your own git excludes", () 
     writeFileSync(join(main, ".git", "worktrees", "wt", "commondir"), "../..\n");
     const wt = join(base, "wt");
     mkdirSync(wt);
+    // The link back git writes: a worktree's git folder names its `.git` (rev99a F7: one that
+    // does not is another repository's, as the git section has it, and its exclude is not read).
+    writeFileSync(join(main, ".git", "worktrees", "wt", "gitdir"), `${join(wt, ".git")}\n`);
     writeFileSync(join(wt, ".git"), `gitdir: ${join(main, ".git", "worktrees", "wt")}\n`);
     writeFileSync(join(wt, "scratch.md"), "mine\n");
     writeFileSync(join(wt, "src.ts"), "code\n");

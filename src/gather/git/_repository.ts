@@ -90,14 +90,96 @@ async function nearestDotGit(start: string, ceiling: string | undefined) {
   }
 }
 
+/**
+ * The git folders the `.git` in `dir` leads to, or why none may be used: the one test every
+ * reader of a repository's git files applies (the git section, the exclude file the tree and the
+ * door read). What a `.git` file, a link or a `commondir` names is accepted only when it lies
+ * inside the folder holding `.git`, is a worktree whose admin folder links back to this `.git`
+ * ({@link isWorktreeOf}), is a submodule's folder inside the git folder of the repository around
+ * it (`outer`: that repository's folders, as the reader finds them), or is a folder the user
+ * allowed; anything else (`gitdir: /home/you/priv/.git`) is another repository's, and no file in
+ * it is read (review rev99a F7: the exclude file's reader resolved it on its own, with no test).
+ */
+export async function gitFoldersAt(
+  dir: string,
+  o: {
+    allowed: readonly string[];
+    outer: (up: string) => Promise<Repository | undefined>;
+    budget?: GitBudget;
+    /** How the reader lets a refused git folder be read, added to the refusal. */
+    hint?: string;
+  },
+): Promise<Repository | Refusal | "late" | "too-many"> {
+  const dotGit = join(dir, ".git");
+  const refuse = (code: string, message: string, path = dotGit, line?: number): Refusal => ({
+    refused: { code, message, path, ...(line !== undefined ? { line } : {}) },
+  });
+  const how = o.hint === undefined ? "" : ` (${o.hint})`;
+  if (o.budget?.signal?.aborted) return "late";
+  const top = await realpath(dir).catch(() => undefined);
+  if (top === undefined) return refuse("git-gitfile", "the folder holding .git cannot be resolved");
+  const named = await gitDirNamed(dotGit, dir);
+  if (!named.ok) return refuse("git-gitfile", named.problem, dotGit, named.line);
+  const line = named.line;
+  if (o.budget?.signal?.aborted) return "late";
+  const gitDir = await realDir(named.path);
+  if (gitDir === undefined) {
+    return refuse(
+      "git-gitfile",
+      `.git names ${shown(named.path)}, which is not a folder that can be read`,
+      dotGit,
+      line,
+    );
+  }
+  const allowed = (path: string) => o.allowed.some((a) => isWithin(path, a));
+  if (!isWithin(gitDir, top) && !allowed(gitDir) && !isWorktreeOf(gitDir, top)) {
+    const ok = await isSubmoduleOf(gitDir, dir, o.outer);
+    if (!ok && o.budget !== undefined && o.budget.left <= 0) return "too-many";
+    if (!ok && o.budget?.signal?.aborted) return "late";
+    if (!ok) {
+      return refuse(
+        "git-outside",
+        `.git leads to ${shown(gitDir)}, a git folder outside this project that is neither a worktree linking back here nor a submodule of the repository around it: its branches and commits are another repository's${how}`,
+        dotGit,
+        line,
+      );
+    }
+  }
+  const common = await commonDirOf(gitDir);
+  if (!common.ok) {
+    return refuse("git-gitfile", common.problem, join(gitDir, "commondir"), common.line);
+  }
+  const commonDir = common.path;
+  if (o.budget?.signal?.aborted) return "late";
+  const sharedWith = join(commonDir, "worktrees", basename(gitDir));
+  if (
+    commonDir !== gitDir &&
+    sharedWith !== gitDir &&
+    !isWithin(commonDir, top) &&
+    !allowed(commonDir)
+  ) {
+    return refuse(
+      "git-outside",
+      `its commondir leads to ${shown(commonDir)}, outside this project, and ${shown(gitDir)} is not one of its worktrees: the branches and commits there are another repository's${how}`,
+      join(gitDir, "commondir"),
+      1,
+    );
+  }
+  return { dotGit, top, gitDir, commonDir };
+}
+
+/** Why {@link gitFoldersAt} refused a `.git`: a diagnostic's code, words and place. */
+export interface Refusal {
+  refused: { code: string; message: string; path: string; line?: number };
+}
+
 async function resolveAt(
   dir: string,
   options: LocateOptions,
   depth: number,
   budget: GitBudget,
 ): Promise<Located> {
-  const dotGit = join(dir, ".git");
-  const refuse = (code: string, message: string, path = dotGit, line?: number): Located => ({
+  const refuse = (code: string, message: string, path: string, line?: number): Located => ({
     kind: "refused",
     diagnostic: {
       level: "warning",
@@ -111,64 +193,32 @@ async function resolveAt(
     refuse(
       "git-timeout",
       "the repository's git files could not be checked for links leading out of it in the time given (each link is resolved, and a repository can make that slow)",
+      join(dir, ".git"),
     );
-  if (budget.signal?.aborted) return late();
-  const top = await realpath(dir).catch(() => undefined);
-  if (top === undefined) return refuse("git-gitfile", "the folder holding .git cannot be resolved");
-  const named = await gitDirNamed(dotGit, dir);
-  if (!named.ok) return refuse("git-gitfile", named.problem, dotGit, named.line);
-  const line = named.line;
-  if (budget.signal?.aborted) return late();
-  const gitDir = await realDir(named.path);
-  if (gitDir === undefined) {
-    return refuse(
-      "git-gitfile",
-      `.git names ${shown(named.path)}, which is not a folder that can be read`,
-      dotGit,
-      line,
-    );
-  }
   const tooMany = (path: string) =>
     refuse(
       "git-refused",
       `the repository's git files (refs, top-level files, alternates, the repositories around a submodule) are more than ${MAX_GIT_ENTRIES} entries, too many to check for links leading out of it (git pack-refs --all packs loose refs into one file)`,
       path,
     );
-  const allowed = (path: string) => options.allowed.some((a) => isWithin(path, a));
-  if (!isWithin(gitDir, top) && !allowed(gitDir)) {
-    const ok =
-      isWorktreeOf(gitDir, top) || (await isSubmoduleOf(gitDir, dir, options, depth, budget));
-    if (!ok && budget.left <= 0) return tooMany(dotGit);
-    if (!ok && budget.signal?.aborted) return late();
-    if (!ok) {
-      return refuse(
-        "git-outside",
-        `.git leads to ${shown(gitDir)}, a git folder outside this project that is neither a worktree linking back here nor a submodule of the repository around it: its branches and commits are another repository's (${HOW_TO_ALLOW})`,
-        dotGit,
-        line,
-      );
-    }
+  const outer = async (up: string) => {
+    if (depth >= MAX_SUPERPROJECTS || !isBelowCeiling(up, options.ceilingDir)) return undefined;
+    const found = await locateFrom(up, options, depth + 1, budget);
+    return found.kind === "found" ? found.repository : undefined;
+  };
+  const found = await gitFoldersAt(dir, {
+    allowed: options.allowed,
+    outer,
+    budget,
+    hint: HOW_TO_ALLOW,
+  });
+  if (found === "late") return late();
+  if (found === "too-many") return tooMany(join(dir, ".git"));
+  if ("refused" in found) {
+    const r = found.refused;
+    return refuse(r.code, r.message, r.path, r.line);
   }
-  const common = await commonDirOf(gitDir);
-  if (!common.ok) {
-    return refuse("git-gitfile", common.problem, join(gitDir, "commondir"), common.line);
-  }
-  const commonDir = common.path;
-  if (budget.signal?.aborted) return late();
-  const sharedWith = join(commonDir, "worktrees", basename(gitDir));
-  if (
-    commonDir !== gitDir &&
-    sharedWith !== gitDir &&
-    !isWithin(commonDir, top) &&
-    !allowed(commonDir)
-  ) {
-    return refuse(
-      "git-outside",
-      `its commondir leads to ${shown(commonDir)}, outside this project, and ${shown(gitDir)} is not one of its worktrees: the branches and commits there are another repository's (${HOW_TO_ALLOW})`,
-      join(gitDir, "commondir"),
-      1,
-    );
-  }
+  const { dotGit, top, gitDir, commonDir } = found;
   const roots = [top, gitDir, commonDir, ...options.allowed];
   const leaving = await linkLeaving([...new Set([gitDir, commonDir])], roots, budget);
   if (leaving.kind === "link") {
@@ -281,43 +331,68 @@ function isWorktreeOf(gitDir: string, top: string): boolean {
 /**
  * A submodule: its `.git` file names `<git folder of the repository
  * around it>/modules/<name>`. The repository around it is found (and
- * checked) the same way, from the folder above.
+ * checked) by `outer`, from the folder above.
  */
 async function isSubmoduleOf(
   gitDir: string,
   dir: string,
-  options: LocateOptions,
-  depth: number,
-  budget: GitBudget,
+  outer: (up: string) => Promise<Repository | undefined>,
 ): Promise<boolean> {
   const up = dirname(dir);
-  if (depth >= MAX_SUPERPROJECTS || up === dir || !isBelowCeiling(up, options.ceilingDir)) {
-    return false;
-  }
-  const outer = await locateFrom(up, options, depth + 1, budget);
-  if (outer.kind !== "found") return false;
-  const { gitDir: outerGit, commonDir: outerCommon } = outer.repository;
+  if (up === dir) return false;
+  const around = await outer(up);
+  if (around === undefined) return false;
+  const { gitDir: outerGit, commonDir: outerCommon } = around;
   return [outerGit, outerCommon].some((d) => gitDir.startsWith(join(d, "modules") + sep));
 }
 
 /**
  * The `info/exclude` file git reads for the repository whose `.git` is in
  * `dir`, found as git finds it: in the git folder's common folder, which is
- * not `dir/.git` in a linked worktree (the main repository's `.git`), a
- * submodule (`.git/modules/<name>` of the repository around it) or a `git
- * init --separate-git-dir` clone. Only the `.git` file and `commondir` are
- * read to find it, each a capped regular file, never a link (as
- * {@link locateRepository} reads them); no folder is checked for belonging:
- * an exclude file only ever makes more of the project private. Undefined:
- * no `.git` there, or one that names no folder.
+ * not `dir/.git` in a linked worktree (the main repository's `.git`) or a
+ * submodule (`.git/modules/<name>` of the repository around it). Only the
+ * `.git` file and `commondir` are read to find it, each a capped regular
+ * file, never a link (as {@link locateRepository} reads them), and the git
+ * folder they name must pass the git section's test ({@link gitFoldersAt}):
+ * one outside the project that is no worktree linking back and no submodule
+ * of the repository around it (`gitdir: /home/you/priv/.git`; a `git init
+ * --separate-git-dir` clone too) is another repository's, its exclude file
+ * no list of this project's: the refusal is given back, for the reader to
+ * say (review rev99a F7: your own exclude file made the project's ignore
+ * patterns, an oracle for your file names). `project`: the project a
+ * repository of its own below its root lies in, whose folders are not out
+ * of it. Undefined: no `.git` there, or one that names no folder.
  */
-export async function gitExcludeFile(dir: string): Promise<string | undefined> {
-  const named = await gitDirNamed(join(dir, ".git"), dir);
-  if (!named.ok) return undefined;
-  const gitDir = await realDir(named.path);
-  if (gitDir === undefined) return undefined;
-  const common = await commonDirOf(gitDir);
-  return common.ok ? join(common.path, "info", "exclude") : undefined;
+export async function gitExcludeFile(
+  dir: string,
+  project?: string,
+): Promise<string | Refusal | undefined> {
+  const allowed = project === undefined ? [] : [await realpath(project).catch(() => project)];
+  const found = await ownGitFolders(dir, 0, allowed);
+  if (found === undefined) return undefined;
+  // A `.git` that names no folder has no exclude file; one that names another repository's is said.
+  if ("refused" in found) return found.refused.code === "git-outside" ? found : undefined;
+  return join(found.commonDir, "info", "exclude");
+}
+
+/**
+ * {@link gitFoldersAt} for a reader of git's own lists (no links checked; `allowed`: the real
+ * folder of the project a nested repository lies in, whose bytes its git folder there is): the
+ * repository around a submodule found the same way, from the nearest `.git` above it.
+ */
+async function ownGitFolders(
+  dir: string,
+  depth: number,
+  allowed: readonly string[],
+): Promise<Repository | Refusal | undefined> {
+  const outer = async (up: string) => {
+    if (depth >= MAX_SUPERPROJECTS) return undefined;
+    const at = await nearestDotGit(up, undefined);
+    const around = at === undefined ? undefined : await ownGitFolders(at, depth + 1, allowed);
+    return around === undefined || "refused" in around ? undefined : around;
+  };
+  const found = await gitFoldersAt(dir, { allowed, outer });
+  return typeof found === "string" ? undefined : found;
 }
 
 type Common = { ok: true; path: string } | { ok: false; problem: string; line?: number };

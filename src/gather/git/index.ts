@@ -2,7 +2,7 @@
 // commit subjects, from the system git run with hardened settings.
 
 export { GIT_COMMITS, MAX_GIT_TEXT } from "./_parse.js";
-export { gitExcludeFile } from "./_repository.js";
+export { gitExcludeFile, type Refusal as GitRefusal } from "./_repository.js";
 export {
   GIT_TIMEOUT_MS,
   type GitOptions,

@@ -303,7 +303,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       ...(options.home !== undefined ? { home: options.home } : {}),
     });
     const [exclude, globals, copy] = await Promise.all([
-      excludeRules(dir, budget.cuts),
+      excludeRules(dir, budget.cuts, repo ?? root),
       global,
       hg ? hgIgnoreAround(dir, { ceiling: dir, home: options.home, signal }, markersRefused) : [],
     ]);
