@@ -535,9 +535,42 @@ export const RULE_LOCATION_LEVELS: number = maxOf(
   0,
 );
 
+/**
+ * Places other agents load from a project's folders by themselves, as their instructions, that
+ * sysprompt declares no rule format for and does not read: Goose's `.goosehints`, Junie's
+ * `.junie/guidelines.md`, Amazon Q's `.amazonq/rules/` (Markdown, any depth), Trae's
+ * `.trae/rules/`, Augment's `.augment/rules/` and `.augment-guidelines`, OpenHands'
+ * `.openhands/microagents/`. Not read as rules; known so that {@link ruleLocationOf}, and so
+ * `-o`/`--out`, treats them as the declared formats' places: another project's is refused
+ * (decided, review rev99a F4). A format declared for one later moves from here to
+ * {@link RULE_FORMATS}.
+ */
+export const UNDECLARED_AGENT_PLACES: readonly {
+  agent: string;
+  location: RuleLocation;
+}[] = [
+  { agent: "Goose", location: { rel: ".goosehints", kind: "file" } },
+  { agent: "Junie", location: { rel: ".junie/guidelines.md", kind: "file" } },
+  {
+    agent: "Amazon Q",
+    location: { rel: ".amazonq/rules", kind: "dir", recursive: true, match: md },
+  },
+  { agent: "Trae", location: { rel: ".trae/rules", kind: "dir", recursive: true, match: md } },
+  {
+    agent: "Augment",
+    location: { rel: ".augment/rules", kind: "dir", recursive: true, match: md },
+  },
+  { agent: "Augment", location: { rel: ".augment-guidelines", kind: "file" } },
+  {
+    agent: "OpenHands",
+    location: { rel: ".openhands/microagents", kind: "dir", recursive: true, match: md },
+  },
+];
+
 /** Where {@link ruleLocationOf} found a path: the format, its location and the folder it is looked for in. */
 export interface RulePlace {
-  source: RuleSource;
+  /** The format's source, or the agent of an {@link UNDECLARED_AGENT_PLACES} place. */
+  source: RuleSource | string;
   /** The path below `folder`, with `/`, as written (`.github/copilot-instructions.md`). */
   rel: string;
   /** How many of the path's names make the folder the location is looked for in. */
@@ -550,6 +583,7 @@ export interface RulePlace {
  * a file its folder location takes (`.cursor/rules/a/b.mdc`, `.windsurf/rules/x.md`,
  * `.roo/rules-code/x.md`, `.roorules-code`), by its `match` and `select`; names compared by
  * `key` (without case), a name matched as written or by its key. A project format's location,
+ * a place another agent loads that no format declares ({@link UNDECLARED_AGENT_PLACES}),
  * another agent's user-level one (`.codeium/windsurf/memories/global_rules.md`, below any
  * folder), and the project layer's (`layer`, `.pi`, then `rules/*.md`); not the agent dir's own
  * `rules` (a folder of yours, any name). Outermost folder first. Used by `-o`/`--out`'s refusal
@@ -570,6 +604,12 @@ export function ruleLocationOf(
         if (locationTakes(location, parts, names.slice(at), keys.slice(at))) {
           return { source: format.source, rel: names.slice(at).join("/"), folderNames: at };
         }
+      }
+    }
+    for (const { agent, location } of UNDECLARED_AGENT_PLACES) {
+      const parts = location.rel.split("/").map(key);
+      if (locationTakes(location, parts, names.slice(at), keys.slice(at))) {
+        return { source: agent, rel: names.slice(at).join("/"), folderNames: at };
       }
     }
   }
