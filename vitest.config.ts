@@ -350,6 +350,12 @@ const SLOW = [
   "test/catalogue/hostile-quirks-inline-table-rev93h.test.ts",
   // rev97a F1: three renders (an untrusted rule, a trusted section, a SYSTEM.md), 2.1-2.8 s under load.
   "test/catalogue/hostile-quirks-raw-p-table-rev97a.test.ts",
+  // rev99b F1/F3: a trusted render (the first loads the pipeline, 1.8 s) and 14 texts through both closers.
+  "test/catalogue/hostile-quirks-table-after-unended-rev99b.test.ts",
+  // rev99b F2: four trusted renders (the first loads the pipeline, 1.2-1.8 s).
+  "test/catalogue/hostile-partial-block-dynamic-name-rev99b.test.ts",
+  // rev99b F4: six trusted renders (the first loads the pipeline, 1.5-2.2 s).
+  "test/catalogue/hostile-partial-block-indented-rev99b.test.ts",
   // rev96c F4: an untrusted render of closers split by U+2028, U+2029 (0.7-1.7 s under load).
   "test/catalogue/hostile-element-name-line-separator-rev96c.test.ts",
   // rev96c F3: an untrusted render of a glob rule's forged owner mark (1.1 s under load).

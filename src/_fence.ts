@@ -1113,14 +1113,32 @@ function closedBlocks(
   );
   if (ended === closed) {
     if (judged !== read) options?.onEscaped?.();
-    return { text: closed, bare: unclosed };
+    const apart = tablesApart(read, closed);
+    return { text: apart, bare: unclosed && apart === closed };
   }
   // Only closed (a formatting element a raw reader opens again): no word, as the closers say none.
   if (escaped || judged !== read) options?.onEscaped?.();
   // Its `<` written `&lt;`, what the tag held is Markdown: a fence line that was in its HTML
   // block opens a fence, a `<span hidden>` in its quoted value is an element. Closed again.
   const reclosed = withoutUnendedTag(closeHiddenRuns(close(ended), { withLine, close }, options));
-  return { text: reclosed, bare: unclosed && !lined && reclosed === ended };
+  const apart = tablesApart(read, reclosed);
+  return { text: apart, bare: unclosed && !lined && reclosed === ended && apart === reclosed };
+}
+
+/**
+ * `closed` (what the closers made of `read`, whose `<table` start tags are out
+ * of any `<p>` already) with the same rule kept on it: a `<` the closers wrote
+ * as text (`<![CDATA[`, `<a title='`, `<svg>`) may have hidden a `<table` from
+ * the first reading (a bogus comment, an attribute's value) that is now a
+ * start tag while a `<p>` is open (review rev99b F1): {@link tablesOutOfParagraphs}
+ * reads the final text again, so the order of the two rules cannot matter. A
+ * text the closers only added lines to keeps its tables as they were read.
+ * {@link tablesOutOfParagraphs} adds no `</p>` where one is, so this is its
+ * fixed point.
+ */
+function tablesApart(read: string, closed: string): string {
+  if (closed.startsWith(read) || !/<table/i.test(closed)) return closed;
+  return tablesOutOfParagraphs(closed);
 }
 
 /**

@@ -296,7 +296,6 @@ export function createEngine(): Engine {
       writing = outer;
     },
     own: (writer) => blocking?.(writer, within),
-    called: false,
     value: (text) => (valuing === undefined ? text : valuing(text)),
   };
   const printedHook = (value: unknown) => (printing === undefined ? value : printing(value));
@@ -1133,17 +1132,7 @@ function meterPartialBlocks(
         const call = { writer: blocks.writer(), context, data: options.data };
         options.fn = meteredBody(body as DecoratorProgram, current, blocks, call);
       }
-      if (options.name !== PARTIAL_BLOCK && partial !== undefined)
-        return invoke.call(this, partial, context, options);
-      // `{{> @partial-block}}`, or a block in place of its missing partial: Handlebars' wrapper runs
-      // the block's body first thing, which takes this as a print's ({@link BlockPrints.called});
-      // put back whatever happens, a body or none.
-      blocks.called = true;
-      try {
-        return invoke.call(this, partial, context, options);
-      } finally {
-        blocks.called = false;
-      }
+      return invoke.call(this, partial, context, options);
     },
   };
 }
@@ -1159,13 +1148,26 @@ interface BlockPrints {
   enter(writer: string | undefined): string | undefined;
   leave(outer: string | undefined): void;
   own(writer: string | undefined): ((text: string) => string) | undefined;
-  /**
-   * Set by a partial call of {@link PARTIAL_BLOCK} just before Handlebars runs
-   * the block's body, and taken (cleared) by that run: a run that finds it
-   * clear was called as a value ({@link RenderOptions.blockValue}).
-   */
-  called: boolean;
   value(text: string): string;
+}
+
+/**
+ * Whether a partial block's body runs because a partial call prints it: the
+ * body is handed to the partial as a function (`@partial-block`, Handlebars'
+ * `partialBlockWrapper` around it), which Handlebars' `invokePartial` calls
+ * with the call's options, marked `partial: true`, and passes on to the body,
+ * whatever named that function: `{{> @partial-block}}`, a missing partial's
+ * fallback, or a dynamic name that evaluates to it (`{{> (default
+ * @partial-block)}}`, `{{> (lookup this "pb")}}`, a hash value passed on).
+ * Called as a value (`{{@partial-block}}`, `{{#with}}`, `{{#if}}`, `{{#each}}`)
+ * it is called with no options, or a helper's own. Before, only a call named
+ * `@partial-block` was taken for a print, so a dynamic name printed your block
+ * as the project's value, unmarked (review rev99b F2).
+ */
+function printedAsPartial(options: unknown): boolean {
+  return (
+    typeof options === "object" && options !== null && Reflect.get(options, "partial") === true
+  );
 }
 
 /** A partial block's call: the template it is written in, and the context and data the partial was called with. */
@@ -1192,10 +1194,9 @@ function meteredBody(
 ): DecoratorProgram {
   const run: DecoratorProgram = (context, options) => {
     const budget = current();
-    // Printed by `{{> @partial-block}}`, or called as a value (`{{#with @partial-block}}`): a value
-    // is the reading template's, never kept as the writer's, and holds no mark (review rev98b F1).
-    const printed = blocks.called;
-    blocks.called = false;
+    // Printed by a partial call, or called as a value (`{{#with @partial-block}}`): a value is the
+    // reading template's, never kept as the writer's, and holds no mark (review rev98b F1).
+    const printed = printedAsPartial(options);
     const keep = printed ? blocks.own(call.writer) : undefined;
     const done = keep ?? (printed ? undefined : blocks.value);
     const given = keep === undefined ? context : call.context;

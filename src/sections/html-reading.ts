@@ -274,10 +274,18 @@ export function tablesOutOfParagraphs(text: string): string {
   let out = "";
   let copied = 0;
   for (const place of places) {
+    // Written already (a text read twice, or every `<table` past the reading's cap): not again (rev99b F3).
+    if (endsParagraphAt(text, place)) continue;
     out += `${text.slice(copied, place)}${PARAGRAPH_END}`;
     copied = place;
   }
   return out + text.slice(copied);
+}
+
+/** Whether {@link PARAGRAPH_END} (any case) is right before `at` in `text`. */
+function endsParagraphAt(text: string, at: number): boolean {
+  const from = at - PARAGRAPH_END.length;
+  return from >= 0 && text.slice(from, at).toLowerCase() === PARAGRAPH_END;
 }
 
 /** Where, in `html`, a no-quirks tree builder closes a `<p>` for a `<table>` start tag ({@link quirksTableStarts}). */

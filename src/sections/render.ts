@@ -1039,23 +1039,26 @@ export function renderSections(
     // What your partial block printed in it ({@link blockText}) kept as you wrote it, marked for a
     // project's partial around this one; the project's text before and after it finished apart.
     let out = "";
+    let indent = "";
     for (let i = 0; i < pieces.length; i++) {
       const piece = pieces[i] as string;
       if (i % 2 === 1) {
-        out += markYours(piece);
+        out += markYours(withoutIndent(piece, indent));
         continue;
       }
       const beforeYours = i + 1 < pieces.length;
-      // The blanks Handlebars indents your block's first line with (`  {{> @partial-block}}`) stay before it.
+      // The blanks before your block's first line (`    {{> @partial-block}}`, which Handlebars
+      // writes before each of its lines) are not written: your block starts at column 0, and
+      // after the blank line below four of them made it indented code (rev99b F4).
       const blanks = beforeYours ? trailingBlanks(piece) : 0;
       const theirs = piece.slice(0, piece.length - blanks);
+      indent = piece.slice(piece.length - blanks);
       const shows = /\S/.test(theirs);
       // A blank line between your text and the project's on either side: no inline construct, link
       // definition, title or alt spans one, so none the pieces make joined holds your text (rev98b F2).
       if (i > 0 && shows) out += blankLineAfter(out);
       if (theirs !== "") out += projectPiece(name, theirs, indented, beforeYours);
       if (beforeYours && shows) out += blankLineAfter(out);
-      out += piece.slice(piece.length - blanks);
     }
     return out;
   }
@@ -1461,6 +1464,23 @@ function blankLineAfter(text: string): string {
     }
   }
   return "\n".repeat(2 - breaks);
+}
+
+/**
+ * `yours` (what your partial block printed inside a project's partial) without
+ * `indent` (the blanks on its first line before it, in the project's text) at
+ * the start of each of its later lines, when every one of them starts with
+ * it: Handlebars writes a standalone call's indentation before each line of
+ * what it prints but an empty last one (the mark's final line break is after
+ * the mark, {@link markYours}), so those lines are yours as you wrote them;
+ * a line without it says the call was not indented so, and they are kept
+ * (decided, review rev99b F4). Linear.
+ */
+function withoutIndent(yours: string, indent: string): string {
+  if (indent === "" || !yours.includes("\n")) return yours;
+  const lines = yours.split("\n");
+  for (let i = 1; i < lines.length; i++) if (!(lines[i] as string).startsWith(indent)) return yours;
+  return lines.map((line, i) => (i === 0 ? line : line.slice(indent.length))).join("\n");
 }
 
 /** How many spaces and tabs end `text` when they are its whole last line (after its last line break, or all of it). */
