@@ -10,6 +10,8 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // fx101d (rev98a F1, rev99a F3): two renders at deadline 0 and a skills load (2.4 s idle).
+  "test/catalogue/hostile-agent-dir-into-kit-unplaced.test.ts",
   // rev96d F1: a dozen CLI renders and exports, the first loads the CLI (4.6 s idle).
   "test/catalogue/hostile-output-global-instructions-links.test.ts",
   // rev96d F2: nine CLI renders, exports and a watch, the first loads the CLI (2.5 s idle).
@@ -74,6 +76,8 @@ const SLOW = [
   "test/sections/commonmark-regex-audit.test.ts",
   // fx92d: parses src/'s callers of a reach with TypeScript, for their required signal (1.5 s).
   "test/repo-files/signal-required.test.ts",
+  // fx101d: parses every reader of the door in src/ with the TypeScript parser (1.4 s idle).
+  "test/repo-files/own-door-required.test.ts",
   // rev66d F5: five CLI renders, the first loads the CLI (3.1 s under load).
   "test/catalogue/hostile-output-other-home-dotnames.test.ts",
   // rev66d F6: five CLI renders refused, the first loads the CLI (3.3 s under load).

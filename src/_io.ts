@@ -239,6 +239,27 @@ export function lstatKindOrMissing(path: string): Promise<StatKind | undefined> 
   );
 }
 
+/** Synchronous twin of {@link lstatKindOrMissing} (the door's synchronous twin's walk of your links). */
+export function lstatKindOrMissingSync(path: string): StatKind | undefined {
+  const recorder = currentRecorder();
+  const startedAt = recorder ? Date.now() : 0;
+  let kind: StatKind | undefined;
+  try {
+    const stats = fs.lstatSync(path, { throwIfNoEntry: false });
+    kind = stats && kindOfStats(stats);
+  } catch (error) {
+    recorder?.note("lstat-kind", path, { error: errorCode(error) }, startedAt);
+    throw error;
+  }
+  recorder?.note(
+    "lstat-kind",
+    path,
+    kind === undefined ? { error: "ENOENT" } : { text: kind },
+    startedAt,
+  );
+  return kind;
+}
+
 /**
  * `stat` (`follow`) or `lstat` of a path that may well not be there: undefined
  * where nothing is (ENOENT), instead of an error; any other failure rejects as

@@ -10,6 +10,8 @@ import {
   folderRefusedAt,
   listProjectFolder,
   NO_DEADLINE,
+  type OwnFiles,
+  ownFilesOf,
   projectReach,
   type Reach,
   type RepoCapped,
@@ -145,6 +147,17 @@ export async function loadPreset(
   const dirs = presetDirs(folders).filter((d) => !(options.skipBuiltin && d.layer === "builtin"));
   if (!PRESET_NAME.test(name)) throw await unknownPreset(name, folders);
   const diagnostics: Diagnostic[] = [];
+  // Your preset linked into a checkout is read through that checkout's door (review rev98a F1),
+  // placed with no deadline: a preset is options, read before gathering, and `--deadline 0` must
+  // not refuse it (the walk's own budget bounds it; fx100b's fix took the render's signal).
+  let own: Promise<OwnFiles> | undefined;
+  const yours = () => {
+    own ??= ownFilesOf(folders.agentDir, {
+      home: folders.home ?? homeFolder(),
+      trusted: folders.trusted,
+    });
+    return own;
+  };
   const reads = await Promise.all(
     dirs.map(async ({ layer, dir }) => {
       const path = join(dir, `${name}.yaml`);
@@ -154,7 +167,11 @@ export async function loadPreset(
         read:
           layer === "project"
             ? await readProjectPreset(path, folders)
-            : await readRepoCapped(path, { maxBytes: MAX_PRESET_BYTES }),
+            : await readRepoCapped(path, {
+                maxBytes: MAX_PRESET_BYTES,
+                // The builtin presets are the package's own files.
+                own: layer === "user" ? await yours() : undefined,
+              }),
       };
     }),
   );

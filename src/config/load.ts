@@ -29,11 +29,12 @@ export interface ConfigFolders {
   /** False: the project's file is not read (an info diagnostic says so when there is one). */
   projectTrusted: boolean;
   /**
-   * Your home folder: given, your file whose real path lies in a checkout
+   * Your home folder: your file whose real path lies in a checkout
    * (`~/.pi -> ~/kits/team`) is read as that checkout's, its hard links and
-   * its links out refused (review rev98a F1).
+   * its links out refused (review rev98a F1). Required: pi's config read
+   * left it out, and read your file unplaced (fx100b).
    */
-  home?: string;
+  home: string;
 }
 
 /**
@@ -106,8 +107,7 @@ export async function readConfigFile(
 /** Your file: read whatever its names unless its real path lies in a checkout (placeOwnFile). */
 async function readUserConfig(path: string, folders: ConfigFolders): Promise<ConfigFile> {
   // No file (most renders): nothing to place, no walk.
-  if (folders.home === undefined || (await kindOfPath(path)) === "missing")
-    return readConfigFile(path, "user");
+  if ((await kindOfPath(path)) === "missing") return readConfigFile(path, "user");
   const own = await ownFilesOf(folders.agentDir, {
     home: folders.home,
     trusted: folders.projectTrusted,

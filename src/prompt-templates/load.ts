@@ -13,8 +13,10 @@ import {
   listProjectFolderSync,
   NO_DEADLINE,
   type OwnFiles,
+  type OwnFilesSync,
   ownAgentDir,
   ownFilesOf,
+  ownFilesOfSync,
   projectReach,
   projectReachSync,
   type Reach,
@@ -163,10 +165,19 @@ export function loadPromptTemplatesSync(
     diagnostics.push(untrustedDiagnostic(untrusted));
   }
   const loaded: PromptTemplate[] = [];
+  // Your templates: one whose real path lies in a checkout is read through that checkout's door,
+  // as loadPromptTemplates reads it (review rev98a F1); placed once the first is read.
+  let own: OwnFilesSync | undefined;
+  const yours = () => {
+    const { agentDir, home } = resolveCommonPaths(options);
+    own ??= ownFilesOfSync(agentDir, { home, trusted: options.projectTrusted !== false });
+    return own;
+  };
   for (const root of plan.roots) {
     const reach = root.source === "project" ? projectReachSync(projectOf(options)) : undefined;
     const files = filesOfRootSync(root, reach, diagnostics);
-    const { reads, notRead } = readRepoTextsSync(files, { reach }, MAX_PROMPT_ROOT_CHARS);
+    const door = reach ? { reach } : { own: files.length > 0 ? yours() : undefined };
+    const { reads, notRead } = readRepoTextsSync(files, door, MAX_PROMPT_ROOT_CHARS);
     for (const [i, read] of reads.entries()) {
       if (performance.now() > until) {
         diagnostics.push(loadDeadline("slash-command templates", DEFAULT_DEADLINE_MS));

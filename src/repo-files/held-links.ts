@@ -1,11 +1,18 @@
 import { basename, dirname, isAbsolute, join, parse, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
-import { lstatKindOrMissing, readlink } from "../_io.js";
+import {
+  lstatKindOrMissing,
+  lstatKindOrMissingSync,
+  readlink,
+  readlinkSync,
+  type StatKind,
+} from "../_io.js";
 import { isWithin, toPosix } from "../_paths.js";
+import { realpathSyncLinear } from "../_realpath.js";
 import { SyspromptError } from "../types.js";
-import { isGitFolder } from "./git-file.js";
-import { type NestedCheck, nestedClones } from "./nested-clone.js";
-import { holdsRepository } from "./project-root.js";
+import { isGitFolder, isGitFolderSync } from "./git-file.js";
+import { type NestedCheck, nestedCloneSync, nestedClones } from "./nested-clone.js";
+import { holdsRepository, holdsRepositorySync } from "./project-root.js";
 import type { Refusal } from "./reach.js";
 
 /**
@@ -195,7 +202,156 @@ export function heldLinks(
     packages?: boolean;
   } = {},
 ): HeldWalk {
-  const roots = new Map<string, Promise<string | undefined>>();
+  const walker = heldWalker(own, o);
+  const answer = asyncAnswers();
+  return (path) => walkedAsync(walker(path), answer);
+}
+
+/** The walk of {@link heldLinksSync}. */
+export type HeldWalkSync = (path: string) => LinkOut | HeldEnd | HeldStop;
+
+/**
+ * Synchronous twin of {@link heldLinks}: the same walk (one generator, {@link heldWalker}),
+ * its look-ups made without a promise, for the door's synchronous twin (your
+ * files read by `loadPromptTemplatesSync` and a skill's expansion). No signal:
+ * its budget bounds it.
+ */
+export function heldLinksSync(
+  own: readonly string[],
+  o: { budget?: number; packages?: boolean } = {},
+): HeldWalkSync {
+  const walker = heldWalker(own, o);
+  return (path) => walkedSync(walker(path), syncAnswer);
+}
+
+/**
+ * One look-up a walk asks of the file system: what the asynchronous and the
+ * synchronous walk do differently, and nothing else. `root`:
+ * {@link isRepositoryRoot}; `nested`: the repository nested in `repository`
+ * that holds `path` ({@link nestedClones}); `lstat`: the entry's kind, undefined
+ * when missing (other failures thrown); `readlink`: a link's target (thrown when
+ * none); `realpath`: the real path, or the path itself when it has none.
+ */
+type Ask =
+  | { ask: "root"; dir: string }
+  | { ask: "nested"; repository: string; path: string }
+  | { ask: "lstat"; path: string }
+  | { ask: "readlink"; path: string }
+  | { ask: "realpath"; path: string };
+
+/** A walk written once, as a generator yielding its look-ups ({@link Ask}). */
+type Walking<T> = Generator<Ask, T, unknown>;
+
+/** The answer to `a`, as the driver gives it. */
+function* asked<T>(a: Ask): Walking<T> {
+  return (yield a) as T;
+}
+
+/** Runs `walking`, each look-up answered by `answer` (a failure thrown into the walk). */
+async function walkedAsync<T>(
+  walking: Walking<T>,
+  answer: (a: Ask) => Promise<unknown>,
+): Promise<T> {
+  let step = walking.next();
+  while (!step.done) {
+    let value: unknown;
+    try {
+      value = await answer(step.value);
+    } catch (error) {
+      step = walking.throw(error);
+      continue;
+    }
+    step = walking.next(value);
+  }
+  return step.value;
+}
+
+/** Synchronous twin of {@link walkedAsync}. */
+function walkedSync<T>(walking: Walking<T>, answer: (a: Ask) => unknown): T {
+  let step = walking.next();
+  while (!step.done) {
+    let value: unknown;
+    try {
+      value = answer(step.value);
+    } catch (error) {
+      step = walking.throw(error);
+      continue;
+    }
+    step = walking.next(value);
+  }
+  return step.value;
+}
+
+/**
+ * The look-ups of an asynchronous walk: each folder asked whether it is a
+ * repository once (walks running together share the answer), one nested-clone
+ * checker per repository.
+ */
+function asyncAnswers(): (a: Ask) => Promise<unknown> {
+  const roots = new Map<string, Promise<boolean>>();
+  const parts = new Map<string, NestedCheck>();
+  return (a) => {
+    switch (a.ask) {
+      case "root": {
+        let found = roots.get(a.dir);
+        if (found === undefined) {
+          found = isRepositoryRoot(a.dir);
+          roots.set(a.dir, found);
+          found.catch(() => roots.delete(a.dir));
+        }
+        return found;
+      }
+      case "nested": {
+        let nested = parts.get(a.repository);
+        if (nested === undefined) {
+          nested = nestedClones(a.repository);
+          parts.set(a.repository, nested);
+        }
+        return nested(a.path);
+      }
+      case "lstat":
+        return lstatKindOrMissing(a.path);
+      case "readlink":
+        return readlink(a.path);
+      case "realpath":
+        return realpathOrSelf(a.path);
+    }
+  };
+}
+
+/** The look-ups of a synchronous walk: {@link asyncAnswers}' synchronous twins. */
+function syncAnswer(a: Ask): unknown {
+  switch (a.ask) {
+    case "root":
+      return holdsRepositorySync(a.dir) || isGitFolderSync(a.dir);
+    case "nested":
+      return nestedCloneSync(a.path, a.repository);
+    case "lstat":
+      return lstatKindOrMissingSync(a.path);
+    case "readlink":
+      return readlinkSync(a.path);
+    case "realpath":
+      try {
+        return realpathSyncLinear(a.path);
+      } catch {
+        // Gone or dangling: the read that follows reports it.
+        return a.path;
+      }
+  }
+}
+
+/** The walk of {@link heldLinks} and {@link heldLinksSync}, one path at a time; see there. */
+function heldWalker(
+  own: readonly string[],
+  o: {
+    signal?: AbortSignal | undefined;
+    budget?: number;
+    grace?: number;
+    packages?: boolean;
+  },
+): (path: string) => Walking<LinkOut | HeldEnd | HeldStop> {
+  // The repository holding each real folder asked (undefined: none), kept for the walker's life.
+  const roots = new Map<string, string | undefined>();
   const budget = o.budget ?? WALK_BUDGET;
   const grace = o.grace ?? 0;
   // `cost.left`: the work left to the path being walked, charged per name and per look-up.
@@ -204,45 +360,50 @@ export function heldLinks(
   const late = (cost: Cost) => o.signal?.aborted === true && budget - cost.left > grace;
   // Given up on: past its budget, or late.
   const over = (cost: Cost) => cost.left < 0 || late(cost);
-  // The innermost repository holding the real folder `dir` (a git folder inside a `.git`: its work tree's).
-  const innermost = (dir: string, cost: Cost): Promise<string | undefined> => {
-    let found = roots.get(dir);
-    if (found === undefined) {
-      found = (async () => {
-        if (over(cost)) throw STOP;
-        if (o.packages && packageKind(dir, NO_MARKS) === "package") return dir;
-        cost.left -= 5 * depthOf(dir);
-        if (await isRepositoryRoot(dir)) return ownerOfGitFolder(dir);
-        const up = dirname(dir);
-        return up === dir ? undefined : innermost(up, cost);
-      })();
-      roots.set(dir, found);
-      // A climb given up on is asked again by the next path (with its own budget).
-      found.catch(() => roots.delete(dir));
+  // The innermost repository holding the real folder `dir` (a git folder inside a `.git`: its
+  // work tree's), climbing until a folder already asked; each folder climbed keeps the answer.
+  // A climb given up on keeps nothing: the next path asks again (with its own budget).
+  function* innermost(dir: string, cost: Cost): Walking<string | undefined> {
+    const climbed: string[] = [];
+    let found: string | undefined;
+    for (let at = dir; ; ) {
+      if (roots.has(at)) {
+        found = roots.get(at);
+        break;
+      }
+      if (over(cost)) throw STOP;
+      climbed.push(at);
+      if (o.packages && packageKind(at, NO_MARKS) === "package") {
+        found = at;
+        break;
+      }
+      cost.left -= 5 * depthOf(at);
+      if (yield* asked<boolean>({ ask: "root", dir: at })) {
+        found = ownerOfGitFolder(at);
+        break;
+      }
+      const up = dirname(at);
+      if (up === at) break;
+      at = up;
     }
+    for (const at of climbed) roots.set(at, found);
     return found;
-  };
-  const parts = new Map<string, NestedCheck>();
+  }
   // Whether `leads` (inside `repository`) is its own file: in no repository of its own nested there.
-  const ownFile = async (
-    repository: string,
-    leads: string,
-    cost: Cost,
-    marks: Marks,
-  ): Promise<boolean> => {
-    const inner = await innermostOf(leads, cost, marks);
+  function* ownFile(repository: string, leads: string, cost: Cost, marks: Marks): Walking<boolean> {
+    const inner = yield* innermostOf(leads, cost, marks);
     if (inner === repository) return true;
     if (inner === undefined || !isWithin(inner, repository)) return false;
     // The climb from the inner repository to this one, each folder asked as `innermost` asks.
     cost.left -= 5 * depthOf(inner) * (depthOf(inner) - depthOf(repository));
     if (over(cost)) throw STOP;
-    let nested = parts.get(repository);
-    if (nested === undefined) {
-      nested = nestedClones(repository);
-      parts.set(repository, nested);
-    }
-    return (await nested(join(inner, ".git"))) === undefined;
-  };
+    const nested = yield* asked<string | undefined>({
+      ask: "nested",
+      repository,
+      path: join(inner, ".git"),
+    });
+    return nested === undefined;
+  }
   // The names of a path or a link's target, each charged to `cost` (`.`, `..` and empty ones
   // too: every name is a step of the walk), the render's signal heard.
   const charged = (path: string, cost: Cost): string[] => {
@@ -253,16 +414,31 @@ export function heldLinks(
   };
   // One name looked up in the real folder `current` (not `.`, `..` or empty: the caller takes
   // those), charged to `cost` as the kernel's look-up of the path; the render's signal heard.
-  const look = async (current: string, name: string, cost: Cost) => {
+  function* look(
+    current: string,
+    name: string,
+    cost: Cost,
+  ): Walking<{ next: string; kind: StatKind | undefined }> {
     const next = join(current, name);
     cost.left -= depthOf(next);
     if (over(cost)) throw STOP;
-    const kind = await lstatKindOrMissing(next).catch((e: NodeJS.ErrnoException) => {
-      if (e.code === "ENAMETOOLONG") throw TOO_LONG;
-      return undefined;
-    });
+    let kind: StatKind | undefined;
+    try {
+      kind = yield* asked<StatKind | undefined>({ ask: "lstat", path: next });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENAMETOOLONG") throw TOO_LONG;
+      kind = undefined;
+    }
     return { next, kind };
-  };
+  }
+  // The target of the link `link`, undefined when it cannot be read.
+  function* targetOf(link: string): Walking<string | undefined> {
+    try {
+      return yield* asked<string>({ ask: "readlink", path: link });
+    } catch {
+      return undefined;
+    }
+  }
   // Where each link met leads (its real path), and the links followed on its way: the same link
   // met again, on another path or further down a chain, is not followed again.
   const led = new Map<string, { real: string; links: number }>();
@@ -270,12 +446,12 @@ export function heldLinks(
   // leads to, as the kernel follows it: one name at a time, a link met put in its place, a `..`
   // taken from the real folder reached. A missing name is taken as a folder made there. Too many
   // links (a loop: more than MAX_LINKS in `count`, shared by the links nested in it): given up on.
-  const follow = async (
+  function* follow(
     link: string,
     target: string,
     cost: Cost,
     count: { links: number },
-  ): Promise<string> => {
+  ): Walking<string> {
     const known = led.get(link);
     if (known !== undefined) {
       count.links += known.links;
@@ -291,42 +467,42 @@ export function heldLinks(
         current = dirname(current);
         continue;
       }
-      const { next, kind } = await look(current, name, cost);
+      const { next, kind } = yield* look(current, name, cost);
       if (kind !== "link") {
         current = next;
         continue;
       }
       if (++count.links > MAX_LINKS) throw STOP;
-      const inner = await readlink(next).catch(() => undefined);
+      const inner = yield* targetOf(next);
       if (inner === undefined) throw STOP;
-      current = await follow(next, inner, cost, count);
+      current = yield* follow(next, inner, cost, count);
     }
     led.set(link, { real: current, links: count.links - before });
     return current;
-  };
+  }
   // The innermost repository holding the real folder `dir`, a package folder this walk's spellings
   // made one (`marks`: a link named `node_modules/kit`, or a linked `node_modules`) counted too.
-  const innermostOf = async (dir: string, cost: Cost, marks: Marks) => {
-    const found = await innermost(dir, cost);
+  function* innermostOf(dir: string, cost: Cost, marks: Marks): Walking<string | undefined> {
+    const found = yield* innermost(dir, cost);
     const marked = marks.size > 0 ? markedPackage(dir, marks) : undefined;
     return marked !== undefined && (found === undefined || isWithin(marked, found))
       ? marked
       : found;
-  };
-  const notOwn = async (dir: string, cost: Cost, marks: Marks) => {
-    const repository = await innermostOf(dir, cost, marks);
+  }
+  function* notOwn(dir: string, cost: Cost, marks: Marks): Walking<string | undefined> {
+    const repository = yield* innermostOf(dir, cost, marks);
     if (repository === undefined || own.some((o) => isWithin(o, repository))) return undefined;
     return repository;
-  };
+  }
   // The walk's end: `real`, in the real folder `folder` (itself, or the deepest one that exists).
-  const end = async (
+  function* end(
     folder: string,
     real: string,
     way: { file: string; ways: Way[]; linksIn: string[]; marks: Marks },
     cost: Cost,
-  ): Promise<HeldEnd> => {
+  ): Walking<HeldEnd> {
     const { linksIn } = way;
-    const inner = await notOwn(folder, cost, way.marks);
+    const inner = yield* notOwn(folder, cost, way.marks);
     if (inner === undefined) return { kind: "end", real, spelled: real, linksIn };
     // Spelled from the last link of yours on the way (one in no repository not yours); the
     // repositories' links after it stay names. The repository is the one whose link came first
@@ -338,8 +514,8 @@ export function heldLinks(
       yours === undefined ? way.file : resolve(yours.folder, yours.target, ...listed(yours.rest));
     const repository = way.ways.slice(at + 1).find((w) => w.held !== undefined)?.held ?? inner;
     return { kind: "end", real, repository, spelled, linksIn };
-  };
-  const walk = async (path: string, cost: Cost): Promise<LinkOut | HeldEnd> => {
+  }
+  function* walk(path: string, cost: Cost): Walking<LinkOut | HeldEnd> {
     const file = resolve(path);
     // The names as written, each `..` taken from the real folder reached (never folded first):
     // a list taken from its head, a link's target put before the rest (no copy of the rest).
@@ -361,39 +537,35 @@ export function heldLinks(
         current = dirname(current);
         continue;
       }
-      const { next, kind } = await look(current, name, cost);
+      const { next, kind } = yield* look(current, name, cost);
       // Missing: made below. A `..` after it climbs from the folder it would be (as `follow`).
       if (kind === undefined && !(names !== undefined && names.climbs > 0))
-        return at(current, join(next, ...listed(names)));
+        return yield* at(current, join(next, ...listed(names)));
       if (kind !== "link") {
         current = next;
         continue;
       }
-      if (linksIn.length >= MAX_LINKS) return at(current, join(next, ...listed(names)));
-      let target: string;
-      try {
-        target = await readlink(next);
-      } catch {
-        return at(current, join(next, ...listed(names)));
-      }
-      const repository = await notOwn(current, cost, marks);
+      if (linksIn.length >= MAX_LINKS) return yield* at(current, join(next, ...listed(names)));
+      const target = yield* targetOf(next);
+      if (target === undefined) return yield* at(current, join(next, ...listed(names)));
+      const repository = yield* notOwn(current, cost, marks);
       // A link named as a package folder (`node_modules/kit`, `node_modules/@acme/kit`), or as
       // `node_modules` itself: the real folder it leads to is that folder (`npm link`, `npm i -g
       // <folder>` link a package to where it was unpacked), whatever its own names say.
       const spelledAs = o.packages ? packageKind(next, marks) : undefined;
       if (spelledAs !== undefined) {
-        const leads = await follow(next, target, cost, { links: 0 });
+        const leads = yield* follow(next, target, cost, { links: 0 });
         if (!marks.has(leads)) marks.set(leads, spelledAs);
       }
       if (repository !== undefined) {
         // Where it really leads: its target's names followed one at a time from its real folder,
         // each `..` from the real folder reached (never folded as written: a kit's `loop -> .` makes
         // `loop/loop/../../.ssh` climb out of it).
-        const leads = await follow(next, target, cost, { links: 0 });
+        const leads = yield* follow(next, target, cost, { links: 0 });
         // Within it only into its own files: not into a repository nested in it (a clone of
         // yours in its `plugins/mine`, a bare or hg one), whose files are not the kit's to give;
         // its submodules and worktrees are its part (their git folders lie in its own).
-        if (!isWithin(leads, repository) || !(await ownFile(repository, leads, cost, marks))) {
+        if (!isWithin(leads, repository) || !(yield* ownFile(repository, leads, cost, marks))) {
           return { kind: "link-out", link: next, rest: listed(names), repository, leads };
         }
       }
@@ -402,12 +574,12 @@ export function heldLinks(
       if (isAbsolute(target)) current = parse(target).root;
       names = pushed(charged(target, cost), names);
     }
-    return at(current, current);
-  };
-  return async (path) => {
+    return yield* at(current, current);
+  }
+  return function* (path) {
     const cost = { left: budget };
     try {
-      return await walk(path, cost);
+      return yield* walk(path, cost);
     } catch (e) {
       if (e === TOO_LONG) return { kind: "stopped", path, why: "too-long" };
       if (e !== STOP) throw e;
@@ -459,10 +631,14 @@ const STOP = new Error("walk given up");
 const TOO_LONG = new Error("path too long");
 
 /** The innermost repository holding the real folder `dir` ({@link isRepositoryRoot}), climbing at most `limit` folders. */
-export async function innermostRepository(dir: string, limit = 256): Promise<string | undefined> {
+export function innermostRepository(dir: string, limit = 256): Promise<string | undefined> {
+  return walkedAsync(innermostClimb(dir, limit), asyncAnswers());
+}
+
+function* innermostClimb(dir: string, limit = 256): Walking<string | undefined> {
   let current = dir;
   for (let i = 0; i < limit; i++) {
-    if (await isRepositoryRoot(current)) return ownerOfGitFolder(current);
+    if (yield* asked<boolean>({ ask: "root", dir: current })) return ownerOfGitFolder(current);
     const up = dirname(current);
     if (up === current) return undefined;
     current = up;
@@ -484,22 +660,32 @@ export async function innermostRepository(dir: string, limit = 256): Promise<str
  * ~/src/prompt-kit/AGENTS.md`) is not yours by that link, nor when its own
  * `AGENTS.md` is a link to a `.pi/agent/AGENTS.md` it commits: undefined.
  */
-export async function mirroredRepository(
+export function mirroredRepository(
   path: string,
   homes: readonly string[],
 ): Promise<string | undefined> {
+  return walkedAsync(mirrored(path, homes), asyncAnswers());
+}
+
+/** Synchronous twin of {@link mirroredRepository}. */
+export function mirroredRepositorySync(path: string, homes: readonly string[]): string | undefined {
+  return walkedSync(mirrored(path, homes), syncAnswer);
+}
+
+function* mirrored(path: string, homes: readonly string[]): Walking<string | undefined> {
   const file = resolve(path);
   for (const home of homes) {
     if (!isWithin(file, home) || file === home) continue;
     const rel = file.slice(home.length).replace(/^[\\/]+/, "");
-    const led = rel === "" ? undefined : await yourLinkLeads(home, namesOf(rel));
+    const led = rel === "" ? undefined : yield* yourLinkLeads(home, namesOf(rel));
     if (led === undefined || !led.endsWith(`${sep}${rel}`)) continue;
     const top = led.slice(0, led.length - rel.length - 1);
     if (top === home || top === "") continue;
-    const repository = await innermostRepository(await realpathOrSelf(dirname(led)));
-    if (repository !== undefined && isWithin(await realpathOrSelf(top), repository)) {
-      return repository;
-    }
+    const realFolder = yield* asked<string>({ ask: "realpath", path: dirname(led) });
+    const repository = yield* innermostClimb(realFolder);
+    if (repository === undefined) continue;
+    const realTop = yield* asked<string>({ ask: "realpath", path: top });
+    if (isWithin(realTop, repository)) return repository;
   }
   return undefined;
 }
@@ -509,17 +695,27 @@ export async function mirroredRepository(
  * after it kept as written: the path your link names. Undefined when no
  * link is on the way (or a name is missing).
  */
-async function yourLinkLeads(home: string, names: readonly string[]): Promise<string | undefined> {
+function* yourLinkLeads(home: string, names: readonly string[]): Walking<string | undefined> {
   let current = home;
   for (let i = 0; i < names.length; i++) {
     const next = join(current, names[i] ?? "");
-    const kind = await lstatKindOrMissing(next).catch(() => undefined);
+    let kind: StatKind | undefined;
+    try {
+      kind = yield* asked<StatKind | undefined>({ ask: "lstat", path: next });
+    } catch {
+      kind = undefined;
+    }
     if (kind === undefined) return undefined;
     if (kind === "link") {
-      const target = await readlink(next).catch(() => undefined);
+      let target: string;
+      try {
+        target = yield* asked<string>({ ask: "readlink", path: next });
+      } catch {
+        return undefined;
+      }
       // From your link's real folder (a home reached through `/home -> /usr/home`).
-      if (target === undefined) return undefined;
-      return resolve(await realpathOrSelf(current), target, ...names.slice(i + 1));
+      const real = yield* asked<string>({ ask: "realpath", path: current });
+      return resolve(real, target, ...names.slice(i + 1));
     }
     current = next;
   }

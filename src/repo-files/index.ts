@@ -116,9 +116,12 @@ export {
 } from "./read.js";
 export {
   folderRefusedSync,
+  type OwnFilesSync,
+  ownFilesOfSync,
   projectReachSync,
   readRepoTextSync,
   readRepoTextsSync,
+  type SyncDoorOptions,
 } from "./read-sync.js";
 // The one walk over a repository's folders. See walk.ts.
 export {

@@ -449,6 +449,11 @@ export async function holdsOwnHgWorkingCopy(
   return false;
 }
 
+/** Synchronous twin of {@link holdsRepository}. */
+export function holdsRepositorySync(dir: string): boolean {
+  return gitMarkerSync(dir) !== undefined || holdsOtherCloneSync(dir);
+}
+
 /** Synchronous twin of {@link holdsOtherClone}. */
 export function holdsOtherCloneSync(dir: string): boolean {
   return otherCloneMarkerSync(dir) !== undefined;

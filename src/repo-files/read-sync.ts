@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, type Stats, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import {
   decodeText,
   isMissing,
@@ -11,11 +11,26 @@ import {
   undecodableNameSync,
 } from "../_fs.js";
 import { openedPath } from "../_io.js";
+import { isWithin } from "../_paths.js";
 import { realpathSyncLinear } from "../_realpath.js";
 import type { Diagnostic } from "../types.js";
 import { CHANGED, openedRefusal, type Way, wayTo } from "./door-checks.js";
+import {
+  type HeldWalkSync,
+  heldLinksSync,
+  linkOutRefusal,
+  mirroredRepositorySync,
+  stopRefusal,
+} from "./held-links.js";
 import { findProjectRootSync } from "./project-root.js";
-import { folderWords, type Reach, reachOf, reachRefusalSync, refusalDiagnostic } from "./reach.js";
+import {
+  folderWords,
+  type Reach,
+  type Refusal,
+  reachOf,
+  reachRefusalSync,
+  refusalDiagnostic,
+} from "./reach.js";
 import { errorCode, OPEN_FLAGS, type RepoText, type readRepoTexts, refused } from "./read.js";
 
 // The door's synchronous twin, for the callers that cannot await. It reads
@@ -23,15 +38,101 @@ import { errorCode, OPEN_FLAGS, type RepoText, type readRepoTexts, refused } fro
 // reachRefusalSync), less the untrusted project's private files.
 
 /**
+ * The synchronous door's options, as {@link DoorOptions}: a project's file
+ * gives its `reach`; a file of yours gives `own` (undefined only where it is
+ * no file of your agent dir's), which places it as the door places one.
+ */
+export type SyncDoorOptions = { maxBytes?: number } & (
+  | { reach: Omit<Reach, "isPrivate">; own?: undefined }
+  | { reach?: Omit<Reach, "isPrivate"> | undefined; own: OwnFilesSync | undefined }
+);
+
+/** Synchronous twin of {@link OwnFiles}: the walk over your own repositories, and the render's trust and home. */
+export interface OwnFilesSync {
+  walk: HeldWalkSync;
+  home: string;
+  trusted: boolean;
+}
+
+/**
+ * Synchronous twin of {@link ownFilesOf}, for the files of your agent dir that
+ * the synchronous loaders read (`loadPromptTemplatesSync`, a skill's
+ * expansion). No deadline: the walk's budget bounds each path.
+ */
+export function ownFilesOfSync(
+  agentDir: string,
+  o: { home: string; trusted: boolean },
+): OwnFilesSync {
+  return { ...o, walk: heldLinksSync(ownRepositoriesSync(agentDir, o.home), { packages: true }) };
+}
+
+/** Synchronous twin of {@link ownRepositories} (the same rule, on the same look-ups). */
+function ownRepositoriesSync(agentDir: string, home: string): string[] {
+  const realHome = realOrSelfSync(home);
+  const realAgentDir = realOrSelfSync(agentDir);
+  const linked =
+    isWithin(agentDir, home) && realAgentDir !== join(realHome, relative(home, agentDir));
+  if (!linked) return [realHome, realAgentDir];
+  const stowed = mirroredRepositorySync(agentDir, [home, realHome]);
+  return stowed ? [realHome, stowed] : [realHome];
+}
+
+/**
+ * An untrusted render's file of yours that lies in a checkout: its door judges
+ * the checkout's private files (its ignore rules), which no synchronous read
+ * can ask, so it is refused here, never read without that check.
+ */
+const UNTRUSTED_CHECKOUT: Refusal = {
+  reason: "private",
+  code: "file-private",
+  message:
+    "it lies in a checkout, whose private files an untrusted render keeps out, and a synchronous read (loadPromptTemplatesSync, a skill's expansion) cannot check them; the asynchronous loaders (loadPromptTemplates, loadSkills) read it through that checkout's door",
+};
+
+/**
+ * Synchronous twin of {@link placeOwnFile}: the same walk ({@link heldLinksSync});
+ * a file in a checkout gives that checkout's reach (a trusted render's: no
+ * private check; an untrusted render's is refused, {@link UNTRUSTED_CHECKOUT}).
+ */
+function placeOwnFileSync(
+  path: string,
+  o: OwnFilesSync,
+):
+  | { kind: "own" }
+  | { kind: "checkout"; reach: Omit<Reach, "isPrivate">; spelled: string }
+  | { kind: "refused"; refusal: Refusal } {
+  const walked = o.walk(path);
+  if (walked.kind === "link-out") return { kind: "refused", refusal: linkOutRefusal(walked) };
+  if (walked.kind === "stopped") return { kind: "refused", refusal: stopRefusal(walked) };
+  const root = walked.repository;
+  if (root === undefined) return { kind: "own" };
+  if (!o.trusted) return { kind: "refused", refusal: UNTRUSTED_CHECKOUT };
+  const realRoot = realOrSelfSync(root);
+  const reach = reachOf({
+    start: root,
+    realStart: realRoot,
+    found: root,
+    realFound: realRoot,
+    home: o.home,
+    realHome: realOrSelfSync(o.home),
+  });
+  return { kind: "checkout", reach, spelled: walked.spelled };
+}
+
+/**
  * Synchronous twin of {@link readRepoText}, for the callers that cannot
  * await (a skill's expansion, `loadPromptTemplatesSync`). They read a
  * trusted project's `.pi` files only, so the reach has no private check.
  */
-export function readRepoTextSync(
-  path: string,
-  o: { reach?: Omit<Reach, "isPrivate"> | undefined; maxBytes?: number } = {},
-): RepoText {
+export function readRepoTextSync(path: string, o: SyncDoorOptions): RepoText {
   const maxBytes = o.maxBytes ?? MAX_TEXT_FILE_BYTES;
+  // A file of yours in a checkout (your `prompts/x.md -> ~/kits/team/x.md`): the checkout's door.
+  if (!o.reach && o.own) {
+    const place = placeOwnFileSync(path, o.own);
+    if (place.kind === "refused") return refused(path, place.refusal);
+    if (place.kind === "checkout")
+      return readRepoTextSync(place.spelled, { reach: place.reach, maxBytes });
+  }
   let before: Stats;
   let real: string;
   try {
@@ -85,7 +186,7 @@ export function readRepoTextSync(
 /** Synchronous twin of {@link readRepoTexts}. */
 export function readRepoTextsSync(
   paths: readonly string[],
-  o: Parameters<typeof readRepoTextSync>[1],
+  o: SyncDoorOptions,
   maxChars: number,
 ): { reads: RepoText[]; notRead: number } {
   const reads: RepoText[] = [];

@@ -41,22 +41,39 @@ type RepoTextOk = Extract<TextFileResult, { ok: true }> & { real: string };
 export type RepoCapped = (CappedText & { ok: false }) | Refused | RepoCappedOk;
 type RepoCappedOk = Extract<CappedText, { ok: true }> & { real: string };
 
-export interface DoorOptions {
-  /**
-   * The project the file belongs to ({@link projectReach}); undefined for a
-   * file of the user's (the agent dir, the home folder's own folders), which
-   * is still opened without following a final link, kind-checked and capped.
-   */
-  reach?: Reach | undefined;
+/**
+ * How the door reads a file: a project's file gives its `reach`; a file of
+ * yours (your agent dir's) gives `own`, written out even where it is undefined
+ * (no file of your agent dir's), so that no reader of your files forgets it
+ * (review rev98a F1: the presets and pi's config files read yours without it).
+ */
+export type DoorOptions = DoorBase &
+  (
+    | {
+        /** The project the file belongs to ({@link projectReach}). */
+        reach: Reach;
+        own?: undefined;
+      }
+    | {
+        /**
+         * Undefined for a file of the user's (the agent dir, the home folder's
+         * own folders), which is still opened without following a final link,
+         * kind-checked and capped.
+         */
+        reach?: Reach | undefined;
+        /**
+         * With no `reach`: the file is yours (your layer's), and one whose real path
+         * lies in a checkout is read through that checkout's door ({@link placeOwnFile}).
+         */
+        own: OwnFiles | undefined;
+      }
+  );
+
+interface DoorBase {
   /** The path was written in a file (an `@import`), not found by its name: where it leads is checked even without a link. */
   named?: boolean;
   /** The cap in bytes. Default: {@link MAX_TEXT_FILE_BYTES}. */
   maxBytes?: number;
-  /**
-   * With no `reach`: the file is yours (your layer's), and one whose real path
-   * lies in a checkout is read through that checkout's door ({@link placeOwnFile}).
-   */
-  own?: OwnFiles | undefined;
 }
 
 /** The codes of the door's own refusals: the file is not the project's to give (a reader may find it again elsewhere). */
@@ -193,7 +210,7 @@ export function errorCode(error: unknown): string {
  * Every check of the door applies (see {@link openChecked}); every failure is
  * a value with a diagnostic at `path`.
  */
-export async function readRepoText(path: string, o: DoorOptions = {}): Promise<RepoText> {
+export async function readRepoText(path: string, o: DoorOptions): Promise<RepoText> {
   const maxBytes = o.maxBytes ?? MAX_TEXT_FILE_BYTES;
   const opened = await openChecked(path, o, maxBytes, TEXT_WORDS);
   if (!opened.ok) return opened;

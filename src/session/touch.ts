@@ -19,6 +19,7 @@ import { loadLayer } from "../locate/load-layer.js";
 import { projectElementNames } from "../locate/project-names.js";
 import { normalizeOptions } from "../options/normalize.js";
 import type { NormalizedOptions, SystemPromptOptions } from "../options.js";
+import { ownFilesOf } from "../repo-files/own-reach.js";
 import { readRepoCapped } from "../repo-files/read.js";
 import type { SectionTemplate } from "../sections/types.js";
 import type { Diagnostic } from "../types.js";
@@ -229,7 +230,7 @@ async function layerElementNames(
   if (project)
     for (const name of projectElementNames([project], opts.projectDir, vars).names) names.add(name);
   // Late, your file as written (its imports not read).
-  const own = ownRead ?? (await ownContextText(opts.agentDir, opts.maxContextBytes));
+  const own = ownRead ?? (await ownContextText(opts));
   return withElementNames(names, own === undefined ? printed : [own, ...printed]);
 }
 
@@ -238,9 +239,15 @@ async function layerElementNames(
  * reads), at most `maxBytes` of it, through the door as a file of yours (no
  * final link followed): your file's names when its imports took too long.
  */
-async function ownContextText(agentDir: string, maxBytes: number): Promise<string | undefined> {
+async function ownContextText(opts: NormalizedOptions): Promise<string | undefined> {
+  // Placed as a render places it (review rev98a F1), with no deadline: it is read once the
+  // deadline passed, and the walk's own budget bounds it.
+  const own = await ownFilesOf(opts.agentDir, { home: opts.home, trusted: opts.trusted });
   for (const name of CONTEXT_FILE_NAMES) {
-    const read = await readRepoCapped(join(agentDir, name), { maxBytes });
+    const read = await readRepoCapped(join(opts.agentDir, name), {
+      maxBytes: opts.maxContextBytes,
+      own,
+    });
     if (read.ok) return read.text;
   }
   return undefined;

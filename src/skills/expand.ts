@@ -10,7 +10,7 @@ import {
   xmlNameText,
 } from "../_prompt-text.js";
 import { resolveCommonPaths } from "../locate/layers.js";
-import { projectReachSync, readRepoTextSync } from "../repo-files/index.js";
+import { ownFilesOfSync, projectReachSync, readRepoTextSync } from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
 import type { LoadSkillsOptions, Skill } from "./types.js";
 
@@ -20,7 +20,10 @@ import type { LoadSkillsOptions, Skill } from "./types.js";
  * (markup written `&lt;` so that the user's request after it is shown): a
  * `skill-markup-as-text` warning naming its file.
  */
-export type ExpandSkillOptions = Pick<LoadSkillsOptions, "cwd" | "home" | "ceilingDir" | "env"> & {
+export type ExpandSkillOptions = Pick<
+  LoadSkillsOptions,
+  "cwd" | "home" | "ceilingDir" | "env" | "agentDir" | "projectTrusted"
+> & {
   onDiagnostic?: (diagnostic: Diagnostic) => void;
 };
 
@@ -60,8 +63,14 @@ export function expandSkillCommand(
   // A project's skill is read again within the session's project, as loadSkills read it:
   // found from the skill's own folder, a .git above a ceiling (or a home other than
   // the session's) would widen it, and a SKILL.md swapped since for a link would be read.
-  const reach = skill.source === "project" ? sessionReach(options, skill.filePath) : undefined;
-  const read = readRepoTextSync(skill.filePath, { reach });
+  // Your skill (yours, or one you named out of the project): one whose real path lies in a
+  // checkout is read through that checkout's door, as loadSkills reads it (review rev98a F1).
+  const read = readRepoTextSync(
+    skill.filePath,
+    skill.source === "project"
+      ? { reach: sessionReach(options, skill.filePath) }
+      : { own: yourFiles(options) },
+  );
   if (!read.ok) return text;
   // The skill's text is the skill's: it cannot close the element and write
   // "The user's request:" after it, nor leave a fence or comment open over it.
@@ -95,6 +104,12 @@ export function expandSkillCommand(
     "skill",
   );
   return rest === "" ? block : `${block}\n\nThe user's request:\n${rest}`;
+}
+
+/** How your files are placed ({@link ownFilesOfSync}): the agent dir's and the trust given to loadSkills. */
+function yourFiles(options: ExpandSkillOptions) {
+  const { agentDir, home } = resolveCommonPaths(options);
+  return ownFilesOfSync(agentDir, { home, trusted: options.projectTrusted !== false });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { loadConfigFiles } from "../../src/config/index.js";
 import { tempDir } from "../api/_helpers.js";
@@ -56,6 +56,7 @@ describe("catalogue: another user's sysprompt.yaml swapped in for the open is no
       };
       const { files, diagnostics } = await loadConfigFiles({
         agentDir: s.agentDir,
+        home: dirname(dirname(s.agentDir)),
         cwd: s.proj,
         projectDir: join(s.proj, ".pi"),
         projectTrusted: true,
@@ -81,6 +82,7 @@ describe("catalogue: another user's sysprompt.yaml swapped in for the open is no
     const s = share();
     const { files, diagnostics } = await loadConfigFiles({
       agentDir: s.agentDir,
+      home: dirname(dirname(s.agentDir)),
       cwd: s.proj,
       projectDir: join(s.proj, ".pi"),
       projectTrusted: true,

@@ -159,6 +159,7 @@ describe("hard links: the door refuses a repository's file with more than one na
     );
     const config = await loadConfigFiles({
       agentDir,
+      home,
       cwd: repo,
       projectDir: join(repo, ".pi"),
       projectTrusted: true,
@@ -199,13 +200,14 @@ describe("hard links: the door refuses a repository's file with more than one na
     put(join(home, "notes/config.yaml"), "deadline: 4000\n");
     link(join(agentDir, "sysprompt.yaml"), join(home, "notes/config.yaml"));
     expect(names(notes)).toBe(2);
-    expect(await readRepoText(notes)).toMatchObject({
+    expect(await readRepoText(notes, { own: undefined })).toMatchObject({
       ok: true,
       text: "MY-RULE: answer briefly.\n",
     });
-    expect(readRepoTextSync(notes)).toMatchObject({ ok: true });
+    expect(readRepoTextSync(notes, { own: undefined })).toMatchObject({ ok: true });
     const config = await loadConfigFiles({
       agentDir,
+      home,
       cwd: repo,
       projectDir: join(repo, ".pi"),
       projectTrusted: true,

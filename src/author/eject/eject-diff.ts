@@ -4,7 +4,13 @@ import { parseRuleListFile } from "../../locate/general-rules.js";
 import { builtinPromptsDir, DEFAULT_PROJECT_DIR, resolveCommonPaths } from "../../locate/layers.js";
 import { GENERAL_RULES_FILE } from "../../locate/load-layer.js";
 import { checkFolders } from "../../options/folders.js";
-import { NO_DEADLINE, projectReach, type Reach, readRepoText } from "../../repo-files/index.js";
+import {
+  type DoorOptions,
+  NO_DEADLINE,
+  ownFilesOf,
+  projectReach,
+  readRepoText,
+} from "../../repo-files/index.js";
 import { builtinHash } from "../../sections/ejected-from.js";
 import { parseSectionFile } from "../../sections/load.js";
 import { SECTION_NAME } from "../../sections/types.js";
@@ -49,15 +55,19 @@ export async function diffEjected(options: EjectDiffOptions): Promise<EjectDiff>
   const builtinDir = options.builtinDir ?? builtinPromptsDir();
   const diagnostics: Diagnostic[] = [];
   // The project's layer is the project's: read as a render reads it (trusted, within the project).
-  const reach = options.user
-    ? undefined
-    : await projectReach({ start: cwd, home, trusted: true, signal: NO_DEADLINE });
+  // Your layer's files are yours: one in a checkout is read through its door (review rev98a F1).
+  const door: DoorOptions = options.user
+    ? {
+        // No render's trust here (eject reads no project): a checkout's door as a trusted render's.
+        own: await ownFilesOf(agentDir, { home, trusted: true }),
+      }
+    : { reach: await projectReach({ start: cwd, home, trusted: true, signal: NO_DEADLINE }) };
 
   const list = name === GENERAL_RULES;
   const overridePath = list
     ? join(layerDir, GENERAL_RULES_FILE)
     : join(layerDir, "sections", `${name}.md`);
-  const override = await readOrThrow(overridePath, name, options.user === true, reach);
+  const override = await readOrThrow(overridePath, name, options.user === true, door);
   const recorded = list
     ? parseRuleListFile(override.text, overridePath).ejectedFrom?.hash
     : parseSectionFile(name, override.text, overridePath, options.user ? "user" : "project").section
@@ -66,13 +76,14 @@ export async function diffEjected(options: EjectDiffOptions): Promise<EjectDiff>
   const builtinPath = list
     ? join(builtinDir, "rules.md")
     : join(builtinDir, "sections", `${name}.md`);
-  const now = await readQuiet(builtinPath, diagnostics);
+  // The package's own file: no checkout's, no project's.
+  const now = await readQuiet(builtinPath, diagnostics, { own: undefined });
   const current = now ? builtinHash(now.text) : undefined;
 
   let then: EjectDiffText | null = null;
   if (recorded !== undefined) {
     const basePath = keptBasePath(layerDir, name);
-    const kept = await readQuiet(basePath, diagnostics, reach);
+    const kept = await readQuiet(basePath, diagnostics, door);
     if (kept && builtinHash(kept.text) === recorded) then = kept;
     else if (now && current === recorded) then = now;
     else if (kept) {
@@ -105,7 +116,7 @@ type Read = EjectDiffText | null | { refused: Diagnostic };
  * and with `reach` (the project's files) never through a folder link out of
  * the project, as a render's layer is read.
  */
-async function readText(path: string, reach: Reach | undefined): Promise<Read> {
+async function readText(path: string, door: DoorOptions): Promise<Read> {
   const kind = await kindOrError(path);
   if (kind instanceof UnsafePathError) return { refused: unsafe(kind) };
   if (kind === "missing") return null;
@@ -113,7 +124,7 @@ async function readText(path: string, reach: Reach | undefined): Promise<Read> {
     const reason = `${KIND_WORDS[kind]}, not a regular file: it is not read`;
     return { refused: unsafe(new UnsafePathError("unsafe-target", path, reason)) };
   }
-  const read = await readRepoText(path, { reach });
+  const read = await readRepoText(path, door);
   if (read.ok) return { path, text: read.text };
   if (read.reason === "missing") return null;
   const said = read.diagnostics[0];
@@ -130,9 +141,9 @@ async function readOrThrow(
   path: string,
   name: string,
   user: boolean,
-  reach: Reach | undefined,
+  door: DoorOptions,
 ): Promise<EjectDiffText> {
-  const read = await readText(path, reach);
+  const read = await readText(path, door);
   if (read !== null && "refused" in read) {
     // What is on disk, not the command line: the CLI says it alone and exits 2.
     const cause = new UnsafePathError("unsafe-target", path, read.refused.message);
@@ -154,9 +165,9 @@ async function readOrThrow(
 async function readQuiet(
   path: string,
   diagnostics: Diagnostic[],
-  reach?: Reach,
+  door: DoorOptions,
 ): Promise<EjectDiffText | null> {
-  const read = await readText(path, reach);
+  const read = await readText(path, door);
   if (read === null || !("refused" in read)) return read;
   diagnostics.push(read.refused);
   return null;

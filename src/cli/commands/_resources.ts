@@ -96,7 +96,7 @@ export async function loadResources(flags: ResourceFlags, io: CliIo) {
         ),
   ]);
   // The project a skill's expansion reads within: the one its skills were loaded from.
-  const project = { cwd, home };
+  const project = common;
   const cut = [...templates.diagnostics, ...skills.diagnostics, ...rules.diagnostics];
   return {
     templates: templates.value,

@@ -341,7 +341,13 @@ function readShared(real: string, scope: ImportScope, state: ImportState): Promi
   // a deadline that fires while its real path is resolved must not start a read.
   if (scope.signal?.aborted) return Promise.reject(scope.signal.reason);
   const read = () =>
-    readRepoCapped(real, { reach: scope.reach, named: true, maxBytes: scope.maxBytes });
+    // Its way was walked when it was resolved (`scope.held`): a kit's file has its reach by now.
+    readRepoCapped(real, {
+      reach: scope.reach,
+      own: undefined,
+      named: true,
+      maxBytes: scope.maxBytes,
+    });
   if (!state.reads) return read();
   const key = `${scope.reach?.realRoot ?? ""}\0${real}`;
   let shared = state.reads.get(key);

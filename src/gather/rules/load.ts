@@ -10,6 +10,8 @@ import {
   chainCutDiagnostic,
   chainFolders,
   checkMaxBytes,
+  type OwnFiles,
+  ownFilesOf,
   ownFolderInProject,
   ownFolderInProjectDiagnostic,
   type PrivateVerdict,
@@ -231,14 +233,21 @@ export async function traceRules(options: LoadRulesOptions & YoursFirst): Promis
    * flow-sequence frontmatter): the loop yields every slice and stops once
    * the render has given up on it. The user's files go to `soFar` as they are.
    */
-  async function readLayer(entries: readonly Entry[], reach: Reach | undefined): Promise<void> {
+  async function readLayer(
+    entries: readonly Entry[],
+    door: { reach: Reach } | { own: () => Promise<OwnFiles> },
+  ): Promise<void> {
     const plan = entries.map((e) => ({ entry: e, ...planOne(e) }));
+    // Your files (the user layer's): one whose real path lies in a checkout is read through that
+    // checkout's door, as your layer's files are (review rev99a F3); placed only when one is read.
+    const reading = plan.some((p) => p.read);
+    const where = "reach" in door ? door : { own: reading ? await door.own() : undefined };
     const texts = await Promise.all(
       // Through the door, by the path found: it checks again, on the descriptor, what discovery saw.
       plan.map((p) =>
         p.read
           ? readRepoCapped(p.read.candidate.path, {
-              reach: p.base.layer === "project" ? reach : undefined,
+              ...where,
               named: p.read.candidate.location.named === true,
               maxBytes,
             })
@@ -360,7 +369,7 @@ export async function traceRules(options: LoadRulesOptions & YoursFirst): Promis
   pushAll(diagnostics, refused.flat());
   await readLayer(
     formats.flatMap((f, i) => (layerOf(f) === "user" ? (groups[i] ?? []).flat() : [])),
-    undefined,
+    { own: () => ownFilesOf(agentDir, { home, trusted, signal: options.signal }) },
   );
   await options.beforeProject?.();
 
@@ -429,7 +438,7 @@ export async function traceRules(options: LoadRulesOptions & YoursFirst): Promis
   );
   await readLayer(
     formats.flatMap((f, i) => (layerOf(f) === "project" ? (groups[i] ?? []).flat() : [])),
-    reach,
+    { reach },
   );
   pushAll(diagnostics, parseDiagnostics);
 

@@ -61,14 +61,18 @@ export function piIgnoredConfig(
   return out;
 }
 
-/** The config files a render in `cwd` reads: the agent dir's, then the project's when trusted. */
+/**
+ * The config files a render in `cwd` reads: the agent dir's, then the project's when trusted.
+ * Yours placed as a render places it (`home`): in a checkout, read through its door (fx100b).
+ */
 export async function piConfigFiles(
   cwd: string,
   agentDir: string,
   projectTrusted: boolean,
+  home: string,
 ): Promise<ConfigFile[]> {
   const projectDir = join(cwd, PI_PROJECT_DIR);
-  return (await loadConfigFiles({ cwd, agentDir, projectDir, projectTrusted })).files;
+  return (await loadConfigFiles({ cwd, agentDir, projectDir, projectTrusted, home })).files;
 }
 
 function sameValue(a: unknown, b: unknown): boolean {

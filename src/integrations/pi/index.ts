@@ -305,7 +305,7 @@ export function createSyspromptExtension(
         const configKey = JSON.stringify([resolve(prompt.cwd), trust.trusted]);
         let files = configs.get(configKey);
         if (files === undefined) {
-          files = piConfigFiles(prompt.cwd, agentDir, trust.trusted);
+          files = piConfigFiles(prompt.cwd, agentDir, trust.trusted, home);
           configs.set(configKey, files);
           // A read that failed is tried again on the next turn.
           files.catch(() => configs.delete(configKey));
