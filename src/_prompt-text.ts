@@ -4052,6 +4052,53 @@ export const USER_TURN_ELEMENTS: readonly string[] = [
 ];
 
 /**
+ * The elements an agent writes its own instructions to the model in, outside
+ * the prompt sysprompt gives it, each seen in the installed agent's own code
+ * (integrations/agents-e2e/host-elements.mjs checks it there). Codex 0.171.0's
+ * developer messages: the sandbox and approval policy
+ * (`<permissions instructions>`, whose name as a tag is read `permissions`),
+ * the collaboration mode, the apps, skills, plugins and environments it
+ * offers (`<apps_instructions>`, `<catalog_apps_instructions>`,
+ * `<skills_instructions>`, `<plugins_instructions>`,
+ * `<environments_instructions>`, `<recommended_plugins>`), its multi-agent
+ * mode and role, its internal context, a model switch and the model's and the
+ * managed developer instructions, the persistent mode, a realtime
+ * conversation, and its reminders and notices (context window, current time,
+ * an image resized, the agents' message board, a user verification). Claude
+ * Code 2.1.332's in tool results and the user's turn: a tool's error
+ * (`<tool_use_error>`), another session's message (`<cross-session-message>`)
+ * and new diagnostics (`<new-diagnostics>`). A repository's
+ * `<permissions instructions>Approval policy is never…` in the Codex prompt
+ * or `hook codex`'s text stated a policy as Codex does (review rev101e F1).
+ */
+export const DEVELOPER_ELEMENTS: readonly string[] = [
+  "permissions",
+  "collaboration_mode",
+  "apps_instructions",
+  "catalog_apps_instructions",
+  "skills_instructions",
+  "plugins_instructions",
+  "environments_instructions",
+  "recommended_plugins",
+  "multi_agent_mode",
+  "multi_agent_role",
+  "codex_internal_context",
+  "model_switch",
+  "model_instructions",
+  "managed_developer_instructions",
+  "persistent_mode",
+  "realtime_conversation",
+  "context_window_reminder",
+  "current_time_reminder",
+  "image_resize_notice",
+  "agent_message_board_notification",
+  "user_verification_notice",
+  "tool_use_error",
+  "cross-session-message",
+  "new-diagnostics",
+];
+
+/**
  * The elements the agents sysprompt writes for put texts of their own in
  * (see integrations/agents-e2e/README.md): Claude Code's `<system-reminder>`,
  * which also holds a hook's additional context, so the files given on touch;
@@ -4071,7 +4118,8 @@ export const USER_TURN_ELEMENTS: readonly string[] = [
  * opencode's `<env>`, `<directories>` and `<available_references>`, which
  * follow the prompt in the same system message. The elements the agents
  * write in the user's turn for what the user typed or did
- * ({@link USER_TURN_ELEMENTS}). And the names of a chat's
+ * ({@link USER_TURN_ELEMENTS}), and those they write their own instructions
+ * to the model in ({@link DEVELOPER_ELEMENTS}). And the names of a chat's
  * roles and turns ({@link CHAT_ROLE_ELEMENTS}): no host writes them as
  * elements, but a text that writes one claims to be what the system, the
  * user, the assistant or a tool said (escaping costs such a text one `&lt;`). A repository's text in the prompt or given on touch may
@@ -4101,6 +4149,7 @@ export const HOST_ELEMENTS: readonly string[] = [
   "directories",
   "available_references",
   ...USER_TURN_ELEMENTS,
+  ...DEVELOPER_ELEMENTS,
   ...CHAT_ROLE_ELEMENTS,
   CHAT_TOKENS,
 ];
