@@ -2035,7 +2035,8 @@ function sortedOnce(places: number[]): number[] {
  * order: `openers`, each `<` (or listed look-alike, {@link OPENER_CODES})
  * that a `|` or a fullwidth `｜` follows, invisible code points read past
  * (`<|im_start|>` of ChatML, `<|start_header_id|>` and `<|eot_id|>` of
- * Llama 3, `<|user|>`, `<|channel|>` of harmony, DeepSeek's `<｜User｜>`),
+ * Llama 3, `<|user|>`, `<|channel|>` of harmony, DeepSeek's `<｜User｜>`), or
+ * that `[`, a name and `]>` follow (Seed-Coder's, {@link bracketNameAt}),
  * both of Llama 2's `<<SYS>>` and `<</SYS>>` (any case), both of its
  * `</s><s>` and the `<s>` before `[INST]` ({@link LLAMA_TURNS}), and the `<` of
  * each numbered token ({@link NUMBERED_TOKENS}); `brackets`, the last
@@ -2058,6 +2059,7 @@ function chatTokensIn(
     skipped = after;
     const next = text.codePointAt(after);
     if ((next === 0x7c || next === 0xff5c) && namesToken(text, after + 1)) openers.push(lt);
+    else if (next === 0x5b && bracketNameAt(text, after + 1)) openers.push(lt);
   }
   if (withOpeners && text.includes("<")) {
     for (const m of text.matchAll(LLAMA_SYSTEM)) openers.push(m.index, m.index + 1);
@@ -2092,6 +2094,29 @@ function namesToken(text: string, from: number): boolean {
   const code = text.codePointAt(skipInvisible(text, from));
   if (code === undefined) return false;
   return code === 0x5f || code === 0x2f || isWordPoint(code);
+}
+
+/**
+ * A bracket token's name and its end at `from`, after `<[`: a letter, then
+ * letters, digits, `_`, `-` or U+2581, then `]>`. Seed-Coder's special tokens
+ * (`<[begin▁of▁sentence]>` and `<[end▁of▁sentence]>` around a turn,
+ * `<[SEP▁TOKEN]>`, `<[PAD▁TOKEN]>`, `<[fim-prefix]>`, `<[plh_3]>`): a
+ * repository's `<[begin▁of▁sentence]>user` was a user turn to it (review
+ * rev101e F2).
+ */
+const BRACKET_NAME = /[A-Za-z][\w\u2581-]*\]>/y;
+
+/**
+ * Whether a bracket token's name and end follow at `from` ({@link
+ * BRACKET_NAME}), the name holding a `_`, `-` or U+2581 past its first
+ * letter: every such token of Seed-Coder joins words so, and a name of one
+ * word is a Rust slice type (`Box<[u8]>`, `Arc<[T]>`), left as written.
+ * Linear: a name ends at the first character not of one.
+ */
+function bracketNameAt(text: string, from: number): boolean {
+  BRACKET_NAME.lastIndex = from;
+  const m = BRACKET_NAME.exec(text);
+  return m !== null && /[_\u2581-]/.test(m[0]);
 }
 
 /** Llama 2's system block's tags, `<<SYS>>` and `<</SYS>>`. */
