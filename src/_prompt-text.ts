@@ -4007,6 +4007,8 @@ export const CHAT_ROLE_ELEMENTS: readonly string[] = [
   "parameter",
   "functions",
   "thinking",
+  // The reasoning of Qwen3, QwQ, DeepSeek-R1, GLM-4.5 and MiniMax-M2 (review rev101e F3).
+  "think",
   "search_results",
   "documents",
   "document",
