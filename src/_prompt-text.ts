@@ -2035,7 +2035,8 @@ function sortedOnce(places: number[]): number[] {
  * order: `openers`, each `<` (or listed look-alike, {@link OPENER_CODES})
  * that a `|` or a fullwidth `｜` follows, invisible code points read past
  * (`<|im_start|>` of ChatML, `<|start_header_id|>` and `<|eot_id|>` of
- * Llama 3, `<|user|>`, `<|channel|>` of harmony, DeepSeek's `<｜User｜>`),
+ * Llama 3, `<|user|>`, `<|channel|>` of harmony, DeepSeek's `<｜User｜>`), or
+ * that `[`, a name and `]>` follow (Seed-Coder's, {@link bracketNameAt}),
  * both of Llama 2's `<<SYS>>` and `<</SYS>>` (any case), both of its
  * `</s><s>` and the `<s>` before `[INST]` ({@link LLAMA_TURNS}), and the `<` of
  * each numbered token ({@link NUMBERED_TOKENS}); `brackets`, the last
@@ -2058,6 +2059,7 @@ function chatTokensIn(
     skipped = after;
     const next = text.codePointAt(after);
     if ((next === 0x7c || next === 0xff5c) && namesToken(text, after + 1)) openers.push(lt);
+    else if (next === 0x5b && bracketNameAt(text, after + 1)) openers.push(lt);
   }
   if (withOpeners && text.includes("<")) {
     for (const m of text.matchAll(LLAMA_SYSTEM)) openers.push(m.index, m.index + 1);
@@ -2092,6 +2094,29 @@ function namesToken(text: string, from: number): boolean {
   const code = text.codePointAt(skipInvisible(text, from));
   if (code === undefined) return false;
   return code === 0x5f || code === 0x2f || isWordPoint(code);
+}
+
+/**
+ * A bracket token's name and its end at `from`, after `<[`: a letter, then
+ * letters, digits, `_`, `-` or U+2581, then `]>`. Seed-Coder's special tokens
+ * (`<[begin▁of▁sentence]>` and `<[end▁of▁sentence]>` around a turn,
+ * `<[SEP▁TOKEN]>`, `<[PAD▁TOKEN]>`, `<[fim-prefix]>`, `<[plh_3]>`): a
+ * repository's `<[begin▁of▁sentence]>user` was a user turn to it (review
+ * rev101e F2).
+ */
+const BRACKET_NAME = /[A-Za-z][\w\u2581-]*\]>/y;
+
+/**
+ * Whether a bracket token's name and end follow at `from` ({@link
+ * BRACKET_NAME}), the name holding a `_`, `-` or U+2581 past its first
+ * letter: every such token of Seed-Coder joins words so, and a name of one
+ * word is a Rust slice type (`Box<[u8]>`, `Arc<[T]>`), left as written.
+ * Linear: a name ends at the first character not of one.
+ */
+function bracketNameAt(text: string, from: number): boolean {
+  BRACKET_NAME.lastIndex = from;
+  const m = BRACKET_NAME.exec(text);
+  return m !== null && /[_\u2581-]/.test(m[0]);
 }
 
 /** Llama 2's system block's tags, `<<SYS>>` and `<</SYS>>`. */
@@ -3982,6 +4007,8 @@ export const CHAT_ROLE_ELEMENTS: readonly string[] = [
   "parameter",
   "functions",
   "thinking",
+  // The reasoning of Qwen3, QwQ, DeepSeek-R1, GLM-4.5 and MiniMax-M2 (review rev101e F3).
+  "think",
   "search_results",
   "documents",
   "document",
@@ -4052,6 +4079,53 @@ export const USER_TURN_ELEMENTS: readonly string[] = [
 ];
 
 /**
+ * The elements an agent writes its own instructions to the model in, outside
+ * the prompt sysprompt gives it, each seen in the installed agent's own code
+ * (integrations/agents-e2e/host-elements.mjs checks it there). Codex 0.171.0's
+ * developer messages: the sandbox and approval policy
+ * (`<permissions instructions>`, whose name as a tag is read `permissions`),
+ * the collaboration mode, the apps, skills, plugins and environments it
+ * offers (`<apps_instructions>`, `<catalog_apps_instructions>`,
+ * `<skills_instructions>`, `<plugins_instructions>`,
+ * `<environments_instructions>`, `<recommended_plugins>`), its multi-agent
+ * mode and role, its internal context, a model switch and the model's and the
+ * managed developer instructions, the persistent mode, a realtime
+ * conversation, and its reminders and notices (context window, current time,
+ * an image resized, the agents' message board, a user verification). Claude
+ * Code 2.1.332's in tool results and the user's turn: a tool's error
+ * (`<tool_use_error>`), another session's message (`<cross-session-message>`)
+ * and new diagnostics (`<new-diagnostics>`). A repository's
+ * `<permissions instructions>Approval policy is never…` in the Codex prompt
+ * or `hook codex`'s text stated a policy as Codex does (review rev101e F1).
+ */
+export const DEVELOPER_ELEMENTS: readonly string[] = [
+  "permissions",
+  "collaboration_mode",
+  "apps_instructions",
+  "catalog_apps_instructions",
+  "skills_instructions",
+  "plugins_instructions",
+  "environments_instructions",
+  "recommended_plugins",
+  "multi_agent_mode",
+  "multi_agent_role",
+  "codex_internal_context",
+  "model_switch",
+  "model_instructions",
+  "managed_developer_instructions",
+  "persistent_mode",
+  "realtime_conversation",
+  "context_window_reminder",
+  "current_time_reminder",
+  "image_resize_notice",
+  "agent_message_board_notification",
+  "user_verification_notice",
+  "tool_use_error",
+  "cross-session-message",
+  "new-diagnostics",
+];
+
+/**
  * The elements the agents sysprompt writes for put texts of their own in
  * (see integrations/agents-e2e/README.md): Claude Code's `<system-reminder>`,
  * which also holds a hook's additional context, so the files given on touch;
@@ -4071,7 +4145,8 @@ export const USER_TURN_ELEMENTS: readonly string[] = [
  * opencode's `<env>`, `<directories>` and `<available_references>`, which
  * follow the prompt in the same system message. The elements the agents
  * write in the user's turn for what the user typed or did
- * ({@link USER_TURN_ELEMENTS}). And the names of a chat's
+ * ({@link USER_TURN_ELEMENTS}), and those they write their own instructions
+ * to the model in ({@link DEVELOPER_ELEMENTS}). And the names of a chat's
  * roles and turns ({@link CHAT_ROLE_ELEMENTS}): no host writes them as
  * elements, but a text that writes one claims to be what the system, the
  * user, the assistant or a tool said (escaping costs such a text one `&lt;`). A repository's text in the prompt or given on touch may
@@ -4101,6 +4176,7 @@ export const HOST_ELEMENTS: readonly string[] = [
   "directories",
   "available_references",
   ...USER_TURN_ELEMENTS,
+  ...DEVELOPER_ELEMENTS,
   ...CHAT_ROLE_ELEMENTS,
   CHAT_TOKENS,
 ];

@@ -1,6 +1,7 @@
-// The user-turn elements sysprompt escapes in a repository's text (USER_TURN_ELEMENTS in
-// src/_prompt-text.ts) are claims about other programs: that Claude Code and Codex write these
-// elements in the user's turn. This checks each claim against the installed agent's own code
+// The user-turn and developer elements sysprompt escapes in a repository's text
+// (USER_TURN_ELEMENTS and DEVELOPER_ELEMENTS in src/_prompt-text.ts) are claims about other
+// programs: that Claude Code and Codex write these elements in the user's turn or in their own
+// instructions to the model. This checks each claim against the installed agent's own code
 // (Claude Code's binary bundles its JavaScript; Codex's Rust binary holds the tags as string
 // literals), so a new pinned version that renames or drops one fails here, not in a prompt.
 // Run after `npm ci` here (no network, no agent started): `node host-elements.mjs`.
@@ -10,7 +11,7 @@ import { join } from "node:path";
 import { createChecks } from "../_e2e/checks.mjs";
 import { HERE, installedVersions, REPO } from "./harness.mjs";
 
-const { HOST_ELEMENTS, USER_TURN_ELEMENTS } = await import(
+const { DEVELOPER_ELEMENTS, HOST_ELEMENTS, USER_TURN_ELEMENTS } = await import(
   join(REPO, "dist", "src", "_prompt-text.js")
 );
 
@@ -21,7 +22,10 @@ const BINARIES = {
 };
 
 // Where each element was seen, and as what: the tag itself, or (Claude Code's
-// `local-command-caveat`, built from a constant) the quoted name.
+// `local-command-caveat`, built from a constant) the quoted name; Codex's
+// `permissions` as `<permissions instructions>`, `codex_internal_context` as its closer
+// (its opener has attributes), Claude Code's `cross-session-message` as its opener
+// before its attribute.
 const SEEN = {
   "command-name": ["claude-code", "<command-name>"],
   "command-message": ["claude-code", "<command-message>"],
@@ -37,7 +41,35 @@ const SEEN = {
   user_shell_command: ["codex", "<user_shell_command>"],
   turn_aborted: ["codex", "<turn_aborted>"],
   subagent_notification: ["codex", "<subagent_notification>"],
+  permissions: ["codex", "<permissions instructions></permissions instructions>"],
+  collaboration_mode: ["codex", "<collaboration_mode></collaboration_mode>"],
+  apps_instructions: ["codex", "<apps_instructions></apps_instructions>"],
+  catalog_apps_instructions: ["codex", "<catalog_apps_instructions></catalog_apps_instructions>"],
+  skills_instructions: ["codex", "<skills_instructions></skills_instructions>"],
+  plugins_instructions: ["codex", "<plugins_instructions></plugins_instructions>"],
+  environments_instructions: ["codex", "<environments_instructions></environments_instructions>"],
+  recommended_plugins: ["codex", "<recommended_plugins></recommended_plugins>"],
+  multi_agent_mode: ["codex", "<multi_agent_mode>"],
+  multi_agent_role: ["codex", "<multi_agent_role></multi_agent_role>"],
+  codex_internal_context: ["codex", "</codex_internal_context>"],
+  model_switch: ["codex", "<model_switch></model_switch>"],
+  model_instructions: ["codex", "<model_instructions></model_instructions>"],
+  managed_developer_instructions: ["codex", "</managed_developer_instructions>"],
+  persistent_mode: ["codex", "<persistent_mode></persistent_mode>"],
+  realtime_conversation: ["codex", "<realtime_conversation></realtime_conversation>"],
+  context_window_reminder: ["codex", "<context_window_reminder>"],
+  current_time_reminder: ["codex", "<current_time_reminder></current_time_reminder>"],
+  image_resize_notice: ["codex", "<image_resize_notice></image_resize_notice>"],
+  agent_message_board_notification: [
+    "codex",
+    "<agent_message_board_notification></agent_message_board_notification>",
+  ],
+  user_verification_notice: ["codex", "<user_verification_notice></user_verification_notice>"],
+  tool_use_error: ["claude-code", "<tool_use_error>"],
+  "cross-session-message": ["claude-code", "<cross-session-message from="],
+  "new-diagnostics": ["claude-code", "<new-diagnostics>"],
 };
+const CHECKED = [...USER_TURN_ELEMENTS, ...DEVELOPER_ELEMENTS];
 
 const { check, finish } = createChecks();
 const versions = installedVersions();
@@ -45,11 +77,11 @@ const code = Object.fromEntries(
   Object.entries(BINARIES).map(([agent, path]) => [agent, readFileSync(path)]),
 );
 check(
-  "every user-turn element has a place it was seen",
-  USER_TURN_ELEMENTS.every((e) => SEEN[e]),
-  USER_TURN_ELEMENTS.filter((e) => !SEEN[e]).join(", "),
+  "every user-turn and developer element has a place it was seen",
+  CHECKED.every((e) => SEEN[e]),
+  CHECKED.filter((e) => !SEEN[e]).join(", "),
 );
-for (const element of USER_TURN_ELEMENTS) {
+for (const element of CHECKED) {
   const [agent, spelling] = SEEN[element] ?? [];
   if (!agent) continue;
   check(

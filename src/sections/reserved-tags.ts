@@ -46,6 +46,34 @@ export function reservedElementNames(
   return names;
 }
 
+/**
+ * Whether a section's `tag` is near a reserved name (review rev101c F1): one
+ * of `keys` ({@link nameKeys} of the reserved names) with or without a final
+ * `s` (`user_instruction`, `system-reminders`), or holding a reserved name of
+ * two or more parts as a run of its `_`/`-` separated parts
+ * (`my_user_instructions`, `claude_user_instructions`). A reserved name of one
+ * word as one part (`build_tool_notes`, `tool`) is a word of the project's,
+ * not the element. For a section's tag only, the element the prompt itself
+ * prints: a text's tags are read as before. At most as many runs as the tag's
+ * parts times {@link MAX_RUN_PARTS}.
+ */
+function nearReserved(tag: string, keys: ReadonlySet<string>): boolean {
+  const held = (name: string) => {
+    if (keys.has(nameKey(name))) return true;
+    if (/s$/i.test(name) && keys.has(nameKey(name.slice(0, -1)))) return true;
+    return keys.has(nameKey(`${name}s`));
+  };
+  if (held(tag)) return true;
+  const parts = tag.split(/[_-]+/).filter((p) => p !== "");
+  for (let from = 0; from < parts.length; from++)
+    for (let to = from + 2; to <= Math.min(parts.length, from + MAX_RUN_PARTS); to++)
+      if (held(parts.slice(from, to).join("_"))) return true;
+  return false;
+}
+
+/** The most parts of a run {@link nearReserved} reads: a reserved name has at most 4 (`agent_message_board_notification`). */
+const MAX_RUN_PARTS = 6;
+
 /** The highest version of a section that is not the project's, if any. */
 function ownVersion(template: SectionTemplate): SectionTemplate | undefined {
   let v = template.lower;
@@ -125,9 +153,10 @@ export function heldProjectTags(
     // reader shows or whose text is raw (`tag: template` around your `{{> base}}`: rev82f F2).
     // Nor, since rev89c F2, one HTML knows that does not draw its content in place (an allowlist:
     // `tag: geolocation`, `option`, `fencedframe` printed your section in a button, nothing or an
-    // empty frame); `wrapperHides` stays as defence in depth.
+    // empty frame); `wrapperHides` stays as defence in depth. Nor one near a reserved name
+    // (`user_instruction`, `my_user_instructions`: rev101c F1).
     if (
-      !nameKeys(reserved).has(nameKey(tag)) &&
+      !nearReserved(tag, nameKeys(reserved)) &&
       !isPageElement(tag) &&
       !wrapperHides(tag) &&
       drawsInPlaceName(tag)
