@@ -61,6 +61,7 @@ import {
   MAX_GLOB_PATH_SEGMENTS,
   type Rule,
   ruleBase,
+  settingsNamedHidden,
   tooDeepForGlobs,
 } from "../rules/index.js";
 import {
@@ -1097,7 +1098,13 @@ async function contextOf(
   const dependency = realDir.split(sep).includes("node_modules");
   // A name `.gemini/settings.json` set was written by the repository: checked as an import is.
   const named = !KNOWN_NAMES.has(basename(looked.path));
-  const verdict = dependency ? undefined : await folder.ignored(looked.path);
+  // A named one in a hidden folder is refused too, trusted or not, by the render's test (rev101a F2).
+  const real = await realpathOrSelf(looked.path);
+  const hidden =
+    named && folder.reach
+      ? settingsNamedHidden(looked.path, real, folder.reach.realRoot)
+      : undefined;
+  const verdict = dependency ? undefined : (hidden ?? (await folder.ignored(looked.path)));
   // Below ignore rules not read whole, a context file of a known name is not proven ignored, and
   // is the door's to judge; one the repository named is refused, as git might ignore it.
   if (dependency || (verdict && (verdict.cut === undefined || named))) {
@@ -1110,7 +1117,6 @@ async function contextOf(
     });
     return { path, diagnostics };
   }
-  const real = await realpathOrSelf(looked.path);
   if (folder.given(real)) return { path, diagnostics };
   // Asked at its path under the root as written: only a link on the way makes it "led" there.
   const reach = folder.reach;
