@@ -324,11 +324,12 @@ async function loadTree(
     ...(i.mtime ? { mtime: i.mtime } : {}),
     ...ceiling,
     // The names on-touch delivery looks for: dir_context names the same files.
-    contextNames: await nestedContextNames(i.root, {
+    // Those the settings set hold in the working folder's project only (rev101a F1).
+    ...(await nestedContextNames(i.root, {
       home: i.home,
       trusted: i.trusted,
       ...ceiling,
-    }),
+    })),
     agentLoads: i.agentLoads,
     // Untrusted, a nested context file's link to a private file is not listed either (rev66a F2).
     projectTrusted: i.trusted,

@@ -307,7 +307,9 @@ describe("hostile-nested-vcs: an .hg, .svn or .jj/repo planted in a git work tre
         expect(named, `${path} from ${cwd}`).not.toContain("SECRET-MARKER");
       }
       // Gemini's context.fileName naming the ignored files: touched, trusted or not (with no
-      // AGENTS.md beside them: a trusted project's own import of its ignored file is read).
+      // AGENTS.md beside them: a trusted project's own import of its ignored file is read). The
+      // planted marker makes E/config a repository of its own, where E's settings name no file
+      // (only the default names are looked for there, review rev101a F1): neither is looked at.
       rmSync(join(config, "AGENTS.md"));
       mkdirSync(join(e, ".gemini"));
       writeFileSync(
@@ -319,7 +321,7 @@ describe("hostile-nested-vcs: an .hg, .svn or .jj/repo planted in a git work tre
           join(config, "app.yml"),
         ]);
         expect(r.text, `fileName, trusted ${projectTrusted}`).not.toContain("SECRET-MARKER");
-        expect(r.codes).toContain("context-ignored");
+        expect(r.codes).not.toContain("context-ignored");
       }
     });
   }

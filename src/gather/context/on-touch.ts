@@ -50,7 +50,7 @@ import {
 } from "../../sections/html-reading.js";
 import { touchedElement, touchedLead, withTextNames } from "../../touch/format.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
-import { CONTEXT_FILE_NAMES, NESTED_CONTEXT_NAMES } from "../context-names.js";
+import { CONTEXT_FILE_NAMES, folderContextNames, NESTED_CONTEXT_NAMES } from "../context-names.js";
 import { DEFAULT_DEADLINE_MS } from "../deadline.js";
 import { realWorkingFolder } from "../roots.js";
 import {
@@ -61,6 +61,7 @@ import {
   MAX_GLOB_PATH_SEGMENTS,
   type Rule,
   ruleBase,
+  settingsNamedHidden,
   tooDeepForGlobs,
 } from "../rules/index.js";
 import {
@@ -413,11 +414,17 @@ export async function loadContextForPathsSince(
       // A link to a file the prompt holds, or that was given already, adds nothing: not even read.
       const given = (real: string) => held.has(real) || delivered.has(fileKey(real));
       // Checked, with its imports, against the project of its own folder, as a render checks it.
-      const { folder, ignored } = await projectOf(chain, i);
+      const { folder, ignored, inOtherRepository } = await projectOf(chain, i);
       const one = await contextOf(
         realDir,
         writtenDir,
-        { ...folder, ignored, given, names, agentLoads: options.agentLoads },
+        {
+          ...folder,
+          ignored,
+          given,
+          names: folderContextNames(names, inOtherRepository),
+          agentLoads: options.agentLoads,
+        },
         limits,
       );
       if (one.path === undefined && one.diagnostics.length === 0) continue;
@@ -776,6 +783,12 @@ function folderChain(
 /** The project a folder on a touched path belongs to: the folder its files are read as, and what git ignores there. */
 interface Project {
   folder: ContextFolder;
+  /**
+   * Inside a repository of its own below the session's root (a clone in a
+   * framework's `plugins/`): only the default context names are looked for
+   * there ({@link folderContextNames}).
+   */
+  inOtherRepository: boolean;
   /** Files git ignores (dependencies, builds) and .git/, and untrusted hidden ones: not the project's instructions. */
   ignored: (path: string) => Promise<PrivateVerdict | undefined>;
 }
@@ -800,7 +813,7 @@ function projectsBelow(
   refused: RefusedRootMarker[],
 ): (chain: readonly ChainStep[], i: number) => Promise<Project> {
   const projects = new Map<string, Project>();
-  const projectFor = (reach: Reach): Project => {
+  const projectFor = (reach: Reach, inOtherRepository: boolean): Project => {
     let project = projects.get(reach.realRoot);
     if (project === undefined) {
       // As the session's reach: the deadline is heard between folders (known limit, fx92d).
@@ -815,12 +828,13 @@ function projectsBelow(
         },
         // Untrusted, a hidden folder's files are the clone's own, as an ignored folder's (rev53a F2).
         ignored: trusted ? check : hiddenBelowCwd(check, reach.realRoot, realCwd),
+        inOtherRepository,
       };
       projects.set(reach.realRoot, project);
     }
     return project;
   };
-  const own = projectFor(session);
+  const own = projectFor(session, false);
   let reachOfFolder: Promise<(folder: FolderInProject) => Reach> | undefined;
   // By real folder: its nearest repository's top below the session root (a `.git`, or an hg,
   // jj or svn working copy's; undefined: none).
@@ -864,7 +878,7 @@ function projectsBelow(
       root: root.dir,
       realRoot: root.realDir,
     });
-    return projects.get(reach.realRoot) ?? projectFor(reach);
+    return projects.get(reach.realRoot) ?? projectFor(reach, git !== undefined);
   };
 }
 
@@ -990,7 +1004,8 @@ const KNOWN_NAMES: ReadonlySet<string> = new Set(NESTED_CONTEXT_NAMES);
  * the context file names, then Gemini CLI's GEMINI.md, which Gemini CLI loads
  * just in time for a touched folder (docs/cli/gemini-md.md of gemini-cli at
  * 5411f113ca, 2026-08-21), or the names `context.fileName` in cwd's
- * .gemini/settings.json sets instead (that file's problems are the rules step's to report).
+ * .gemini/settings.json sets instead (that file's problems are the rules step's to report),
+ * which hold in cwd's project's folders only ({@link folderContextNames}).
  */
 async function nestedNames(cwd: string, reach: Reach): Promise<string[]> {
   const gemini = await geminiContextNames(cwd, reach);
@@ -1000,12 +1015,13 @@ async function nestedNames(cwd: string, reach: Reach): Promise<string[]> {
 /**
  * The names a nested folder below `cwd` is searched for, in precedence (see
  * nestedNames): what on-touch delivery looks for, and what the workspace
- * tree names in `dir_context`.
+ * tree names in `dir_context`; and the real top of cwd's project, in whose
+ * folders only they hold (`folderContextNames`).
  */
 export async function nestedContextNames(
   cwd: string,
   options: { home: string; trusted: boolean; ceilingDir?: string },
-): Promise<string[]> {
+): Promise<{ contextNames: string[]; contextNamesProject: string }> {
   const start = resolve(cwd);
   const ceiling = options.ceilingDir === undefined ? undefined : resolve(options.ceilingDir);
   const reach = await projectReach({
@@ -1016,7 +1032,7 @@ export async function nestedContextNames(
     // The workspace tree's one look-up of names: a gemini settings file read through the door.
     signal: NO_DEADLINE,
   });
-  return nestedNames(start, reach);
+  return { contextNames: await nestedNames(start, reach), contextNamesProject: reach.realRoot };
 }
 
 /** Real paths of the context files in cwd and its ancestors up to the project root, as the prompt's context step caps them. */
@@ -1082,7 +1098,13 @@ async function contextOf(
   const dependency = realDir.split(sep).includes("node_modules");
   // A name `.gemini/settings.json` set was written by the repository: checked as an import is.
   const named = !KNOWN_NAMES.has(basename(looked.path));
-  const verdict = dependency ? undefined : await folder.ignored(looked.path);
+  // A named one in a hidden folder is refused too, trusted or not, by the render's test (rev101a F2).
+  const real = await realpathOrSelf(looked.path);
+  const hidden =
+    named && folder.reach
+      ? settingsNamedHidden(looked.path, real, folder.reach.realRoot)
+      : undefined;
+  const verdict = dependency ? undefined : (hidden ?? (await folder.ignored(looked.path)));
   // Below ignore rules not read whole, a context file of a known name is not proven ignored, and
   // is the door's to judge; one the repository named is refused, as git might ignore it.
   if (dependency || (verdict && (verdict.cut === undefined || named))) {
@@ -1095,7 +1117,6 @@ async function contextOf(
     });
     return { path, diagnostics };
   }
-  const real = await realpathOrSelf(looked.path);
   if (folder.given(real)) return { path, diagnostics };
   // Asked at its path under the root as written: only a link on the way makes it "led" there.
   const reach = folder.reach;

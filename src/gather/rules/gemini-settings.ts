@@ -1,6 +1,8 @@
-import { toPosix } from "../../_paths.js";
+import { relative, sep } from "node:path";
+import { leavesFolder, toPosix } from "../../_paths.js";
 import {
   humanBytes,
+  type PrivateVerdict,
   type Reach,
   readRepoCapped,
   refusalDiagnostic,
@@ -88,6 +90,31 @@ export async function geminiContextNames(
     );
   }
   return { names: names.slice(0, MAX_GEMINI_NAMES), diagnostics };
+}
+
+/**
+ * Why a file found by a name `context.fileName` set may not be read for
+ * being hidden: a name on its path below its project's top `realRoot` (as
+ * found, `path`, or real, `real`) starts with a dot (`.aws/credentials` for
+ * `["credentials"]`), trusted or not: a setting names the repository's
+ * instructions, never a file kept in a hidden folder, where a clone keeps
+ * your keys (decided, review rev101a F2: on touch only the name itself was
+ * checked, and a trusted project's settings gave `.aws/credentials` to the
+ * model). The render's rules step and on-touch delivery both ask this one test.
+ */
+export function settingsNamedHidden(
+  path: string,
+  real: string,
+  realRoot: string,
+): PrivateVerdict | undefined {
+  for (const at of [path, real]) {
+    const rel = relative(realRoot, at);
+    if (rel === "" || leavesFolder(rel)) continue;
+    if (rel.split(sep).some((name) => name.startsWith("."))) {
+      return { rel: toPosix(rel), why: "hidden (a name that starts with a dot)" };
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -13,7 +13,7 @@ export {
   type RulePlace,
   ruleLocationOf,
 } from "./formats.js";
-export { geminiContextNames } from "./gemini-settings.js";
+export { geminiContextNames, settingsNamedHidden } from "./gemini-settings.js";
 export {
   globMatcher,
   globSuffixes,

@@ -39,7 +39,7 @@ import {
   type RuleFormat,
   ruleName,
 } from "./formats.js";
-import { geminiContextNames } from "./gemini-settings.js";
+import { geminiContextNames, settingsNamedHidden } from "./gemini-settings.js";
 import { globDiagnostics } from "./globs.js";
 import { ruleSourcesProblem } from "./rule-sources.js";
 import type { LoadedRules, Rule, RuleAccount, RuleFate } from "./types.js";
@@ -410,11 +410,15 @@ export async function traceRules(options: LoadRulesOptions & YoursFirst): Promis
   const gemini = sources.has("gemini") ? await geminiContextNames(cwd, reach) : { diagnostics: [] };
   pushAll(diagnostics, gemini.diagnostics);
   // A name the settings set is the repository's word, trusted or not: never a file git ignores
-  // (your .env, a credentials.json your global excludes name), as on touch (context-ignored).
+  // (your .env, a credentials.json your global excludes name), nor one in a hidden folder
+  // (settingsNamedHidden), as on touch (context-ignored).
   const ignored = privatePaths(reach.realRoot, { hidden: false, home, signal: options.signal });
   const namedByGit = (entries: Entry[]) =>
     Promise.all(
-      entries.map(async (e) => ({ ...e, candidate: await notIgnored(e.candidate, ignored) })),
+      entries.map(async (e) => ({
+        ...e,
+        candidate: await notIgnored(e.candidate, ignored, reach.realRoot),
+      })),
     );
   if (
     !trusted &&
@@ -561,15 +565,19 @@ function withFallbacks(format: RuleFormat, perLocation: RuleCandidate[][]): Rule
 
 /**
  * A candidate found by a name `context.fileName` set, refused when git
- * ignores it (or it is inside `.git/`): the setting names the folder's
- * instructions, never a file the clone keeps out of the repository.
+ * ignores it (or it is inside `.git/`) or a name on its path below the
+ * project's top `realRoot` is hidden ({@link settingsNamedHidden}): the
+ * setting names the folder's instructions, never a file the clone keeps out
+ * of the repository.
  */
 async function notIgnored(
   candidate: RuleCandidate,
   ignored: (path: string) => Promise<PrivateVerdict | undefined>,
+  realRoot: string,
 ): Promise<RuleCandidate> {
   if (candidate.location.named !== true || candidate.refused) return candidate;
-  const verdict = await ignored(candidate.real ?? candidate.path);
+  const real = candidate.real ?? candidate.path;
+  const verdict = settingsNamedHidden(candidate.path, real, realRoot) ?? (await ignored(real));
   if (verdict === undefined) return candidate;
   // Below ignore rules not read whole, GEMINI.md is not proven ignored: the door judges it, as
   // when no setting names it. A name the repository made up is refused: git may ignore it.

@@ -11,7 +11,7 @@ import {
 } from "../../_gitignore.js";
 import { realpath, statOrUndefinedSync } from "../../_io.js";
 import { nextTurn, pace } from "../../_pace.js";
-import { homeFolder, isBelowCeiling } from "../../_paths.js";
+import { homeFolder, isBelowCeiling, isWithin } from "../../_paths.js";
 import {
   addIgnoreFile,
   excludeRules,
@@ -35,7 +35,11 @@ import {
   yourIgnoreLists,
 } from "../../repo-files/index.js";
 import { listFolderAtOnce, listInBatches, realBelow } from "../../repo-files/list-folder.js";
-import { NESTED_CONTEXT_NAMES } from "../context-names.js";
+import {
+  folderContextNames,
+  lookedUpContextNames,
+  NESTED_CONTEXT_NAMES,
+} from "../context-names.js";
 import type { FolderMemo, ListingCache } from "./_listing-cache.js";
 
 export interface ListedEntry {
@@ -187,6 +191,8 @@ export interface WalkOptions {
    * with the same names.
    */
   contextNames?: readonly string[];
+  /** The real top of the project whose settings set `contextNames` (see `WorkspaceTreeOptions`). */
+  contextNamesProject?: string;
   /**
    * Names the agent loads itself from a nested folder: a folder holding one
    * of them (as a regular file) names none of its files. Default: none.
@@ -213,6 +219,8 @@ interface Pending {
   yours: readonly YourList[];
   /** For a folder of the last level: its context files, already looked up. */
   agents?: Present[];
+  /** Inside a repository of its own below the root (its `.git` or `.hg` met on the way): the default names only. */
+  clone: boolean;
 }
 
 /**
@@ -250,7 +258,10 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   // What is left of the walk's total, and how many folders it cut.
   let totalLeft = options.totalCap ?? MAX_WALK_ENTRIES;
   let totalCut = 0;
-  const names = options.contextNames ?? NESTED_CONTEXT_NAMES;
+  // The working folder's project's names, and the defaults a repository of its own below it keeps
+  // (folderContextNames): each folder is looked up for all of them, and takes its own (rev101a F1).
+  const ownNames = options.contextNames ?? NESTED_CONTEXT_NAMES;
+  const names = lookedUpContextNames(ownNames);
   const nameSet = new Set(names);
   const agentLoads = options.agentLoads ?? [];
   const listed = new Map<string, ListedFolder>();
@@ -342,15 +353,22 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
   const ignoreFilesWhere = (present: (file: string) => boolean) => IGNORE_FILES.filter(present);
 
   // The context file of a folder that holds some (`present`, in the names'
-  // order), unless the agent loads one of them itself or the rules ignore it.
+  // order), of the names in force there (`clone`: the defaults only), unless
+  // the agent loads one of them itself or the rules ignore it.
   const take = (
     rel: string,
-    present: readonly Present[],
+    candidates: readonly Present[],
     rules: IgnoreRules | undefined,
     lists: readonly YourList[],
+    clone: boolean,
   ) => {
+    const inForce = folderContextNames(ownNames, clone);
+    const present = candidates
+      .filter((p) => inForce.includes(p.name))
+      .sort((a, b) => inForce.indexOf(a.name) - inForce.indexOf(b.name));
+    const winner = present[0];
+    if (winner === undefined) return;
     if (agentLoads.length > 0 && present.some((p) => agentLoads.includes(p.name))) return;
-    const winner = present[0] as Present;
     const path = childRel(rel, winner.name);
     if (isIgnoredInKeptFolder(rules, prefix + path) || byYou(lists, own + path) || byHg(path)) {
       return;
@@ -373,6 +391,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     rel: string,
     rules: IgnoreRules | undefined,
     lists: readonly YourList[],
+    clone: boolean,
     known?: Present[],
   ): Promise<void> | undefined => {
     const present = known ?? contextFilesIn(dir, names);
@@ -382,10 +401,10 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     const hg = rel !== "" && statOrUndefinedSync(join(dir, ".hg"), false) !== undefined;
     if (hg || (rel !== "" && statOrUndefinedSync(join(dir, ".git"), false) !== undefined)) {
       return nestedLists(dir, rel, hg).then((more) =>
-        takeFromLastLevel(dir, rel, rules, [...lists, ...more], present, stats),
+        takeFromLastLevel(dir, rel, rules, [...lists, ...more], present, stats, true),
       );
     }
-    return takeFromLastLevel(dir, rel, rules, lists, present, stats);
+    return takeFromLastLevel(dir, rel, rules, lists, present, stats, clone);
   };
   /** {@link lastLevel}'s context files `present` taken, the first one's stat being `stats`. */
   const takeFromLastLevel = (
@@ -395,6 +414,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     lists: readonly YourList[],
     present: Present[],
     stats: Stats,
+    clone: boolean,
   ): Promise<void> | undefined => {
     const first = { name: (present[0] as Present).name, stats };
     // One look-up per file system: whether it ignores case does not change from folder to folder.
@@ -410,10 +430,12 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     if (!blind) {
       const files = ignoreFilesWhere(stated);
       if (files.length === 0) {
-        take(rel, present, rules, lists);
+        take(rel, present, rules, lists, clone);
         return undefined;
       }
-      return withIgnoreFiles(dir, rel, rules, files).then((r) => take(rel, present, r, lists));
+      return withIgnoreFiles(dir, rel, rules, files).then((r) =>
+        take(rel, present, r, lists, clone),
+      );
     }
     return (async () => {
       const none = () => undefined;
@@ -427,19 +449,29 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       const files = ignoreFilesWhere(
         (file) => entries.some((e) => e.name === file) && stated(file),
       );
-      take(rel, exact, await withIgnoreFiles(dir, rel, rules, files), lists);
+      take(rel, exact, await withIgnoreFiles(dir, rel, rules, files), lists, clone);
     })();
   };
 
-  const queue: Pending[] = [{ dir: root, rel: "", depth: 0, rules: inherited, yours }];
+  const queue: Pending[] = [
+    {
+      dir: root,
+      rel: "",
+      depth: 0,
+      rules: inherited,
+      yours,
+      clone: otherThanNamesProject(root, repo, options.contextNamesProject),
+    },
+  ];
   for (let next = 0; next < queue.length; next++) {
     const { dir, rel, depth, agents } = queue[next] as Pending;
     let rules = (queue[next] as Pending).rules;
     let lists = (queue[next] as Pending).yours;
+    let clone = (queue[next] as Pending).clone;
     const turn = nextTurn(signal);
     if (turn) await turn;
     if (depth >= listDepth && depth === deepest) {
-      const read = lastLevel(dir, rel, rules, lists, agents);
+      const read = lastLevel(dir, rel, rules, lists, clone, agents);
       if (read) await read;
       continue;
     }
@@ -459,7 +491,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     // tmpfs count each subfolder's `..`; btrfs says 1 and is read) needs only
     // the AGENTS.md look-up of the last level.
     if (depth >= listDepth && info?.isDirectory() && info.nlink === 2) {
-      const read = lastLevel(dir, rel, rules, lists);
+      const read = lastLevel(dir, rel, rules, lists, clone);
       if (read) await read;
       continue;
     }
@@ -488,6 +520,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
             depth: depth + 1,
             rules,
             yours,
+            clone,
           });
         }
         return;
@@ -506,6 +539,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
           depth: depth + 1,
           rules,
           yours,
+          clone,
           agents: present,
         });
       }
@@ -527,7 +561,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
           if (stats?.isFile()) present.push({ name, stats, link: true });
         }
       }
-      if (present.length > 0) take(rel, present, rules, yours);
+      if (present.length > 0) take(rel, present, rules, yours, clone);
     };
 
     // A folder whose stat is the one of a listing kept in the cache is not
@@ -565,6 +599,8 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
     const hg = rel !== "" && memo.ignoreFiles.includes(".hg");
     if (hg || (rel !== "" && memo.ignoreFiles.includes(".git"))) {
       lists = [...lists, ...(await nestedLists(dir, rel, hg))];
+      // Its folders are that repository's: the working folder's settings name none of its files.
+      clone = true;
     }
     for (const name of memo.dirs) {
       // The listing itself was a checkpoint; then a turn offered before each subfolder, whose
@@ -936,6 +972,22 @@ async function findRepository(
     if (up === dir || !isBelowCeiling(up, ceilingDir)) return undefined;
     dir = up;
   }
+}
+
+/**
+ * Whether the walk's root `root` (a real path; `repo`, its repository's top)
+ * lies outside `project`, the project whose settings set the walk's context
+ * names, or inside a repository of its own below it: then its folders are
+ * searched for the default names only (`folderContextNames`).
+ */
+function otherThanNamesProject(
+  root: string,
+  repo: string | undefined,
+  project: string | undefined,
+): boolean {
+  if (project === undefined) return false;
+  if (!isWithin(root, project)) return true;
+  return repo !== undefined && repo !== project && isWithin(repo, project);
 }
 
 function posixRelative(from: string, to: string): string {

@@ -5,6 +5,7 @@ import { stat } from "../../_io.js";
 import { parseNow } from "../../_time.js";
 import { type RefusedRootMarker, rootMarkerRefusedDiagnostics } from "../../repo-files/index.js";
 import { type Diagnostic, SyspromptError } from "../../types.js";
+import { lookedUpContextNames } from "../context-names.js";
 import { DEFAULT_DEADLINE_MS } from "../deadline.js";
 import { realWorkingFolder } from "../roots.js";
 import { type ListingCache, openListingCache } from "./_listing-cache.js";
@@ -61,6 +62,14 @@ export interface WorkspaceTreeOptions {
    * CLAUDE.md and GEMINI.md with their variants (`NESTED_CONTEXT_NAMES`).
    */
   contextNames?: readonly string[];
+  /**
+   * The real top of the project whose `.gemini/settings.json` set
+   * `contextNames` (the working folder's): a root outside it, or inside a
+   * repository of its own below it, is searched for the default names only,
+   * as every such repository met in the walk is (`folderContextNames`).
+   * Default: none (the names hold in every root, but in such repositories).
+   */
+  contextNamesProject?: string;
   /** Names the agent loads itself in a nested folder: such a folder names none of its files. Default: none. */
   agentLoads?: readonly string[];
   /** Where your global git excludes are found (`XDG_CONFIG_HOME`). Default: `process.env`. */
@@ -220,6 +229,9 @@ export async function walkWorkspaceTree(
     ...(ceilingDir !== undefined ? { ceilingDir } : {}),
     ...(cache ? { listingCache: cache } : {}),
     ...(options.contextNames ? { contextNames: options.contextNames } : {}),
+    ...(options.contextNamesProject !== undefined
+      ? { contextNamesProject: options.contextNamesProject }
+      : {}),
     ...(options.agentLoads ? { agentLoads: options.agentLoads } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.home !== undefined ? { home: options.home } : {}),
@@ -367,7 +379,7 @@ async function assertFolder(dir: string): Promise<void> {
   if (!isDir) throw new SyspromptError("bad-option", `buildWorkspaceTree: ${dir} is not a folder`);
 }
 
-/** The listing cache's options for a walk with `options`: its context names. */
+/** The listing cache's options for a walk with `options`: the context names it looks up (`lookedUpContextNames`). */
 export function cacheNames(options: WorkspaceTreeOptions): { contextNames?: readonly string[] } {
-  return options.contextNames ? { contextNames: options.contextNames } : {};
+  return options.contextNames ? { contextNames: lookedUpContextNames(options.contextNames) } : {};
 }
