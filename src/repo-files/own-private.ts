@@ -75,20 +75,31 @@ export interface YoursAt {
   signal?: AbortSignal | undefined;
 }
 
-// One look at your private places per render (its signal) and home; NO_DEADLINE is every caller's, so not kept.
+// One look at your private places per render (its signal) and home. A read with no signal of its
+// own (NO_DEADLINE is every caller's; a preset, your config, the synchronous loaders) shares a look
+// taken less than a second before, so a loader of a hundred templates looks once, not a hundred times.
 const seen = new WeakMap<AbortSignal, Map<string, YourPrivate>>();
+const recent = new Map<string, { at: number; mine: YourPrivate }>();
+const RECENT_MS = 1_000;
 
 function yourPrivate(at: YoursAt): YourPrivate {
   const home = at.home ?? homeFolder();
   const signal = at.signal !== NO_DEADLINE ? at.signal : undefined;
-  const kept = signal && seen.get(signal)?.get(home);
+  if (signal === undefined) {
+    const now = performance.now();
+    const kept = recent.get(home);
+    if (kept && now - kept.at < RECENT_MS) return kept.mine;
+    const mine: YourPrivate = { home, places: placesOf(home) };
+    if (recent.size > 16) recent.clear();
+    recent.set(home, { at: now, mine });
+    return mine;
+  }
+  const kept = seen.get(signal)?.get(home);
   if (kept) return kept;
   const made: YourPrivate = { home, places: placesOf(home) };
-  if (signal) {
-    const byHome = seen.get(signal) ?? new Map<string, YourPrivate>();
-    byHome.set(home, made);
-    seen.set(signal, byHome);
-  }
+  const byHome = seen.get(signal) ?? new Map<string, YourPrivate>();
+  byHome.set(home, made);
+  seen.set(signal, byHome);
   return made;
 }
 
