@@ -64,13 +64,15 @@ export async function loadConfigFiles(folders: ConfigFolders): Promise<{
  * One config file; see {@link loadConfigFiles}. `planted`: a project's file,
  * refused when another user planted it or a folder on its way ({@link plantedCheck}).
  * A project's file with more than one name (a hard link) is refused, your own
- * is read (review rev96a F1).
+ * is read (review rev96a F1), unless it is a private file of yours (`home`'s:
+ * review rev99a, `yourPrivateRefusal`).
  */
 export async function readConfigFile(
   path: string,
   layer: ConfigLayer,
   planted?: PlantedCheck,
   inCheckout = false,
+  home?: string,
 ): Promise<ConfigFile> {
   const none = (diagnostics: Diagnostic[] = []): ConfigFile => ({
     layer,
@@ -85,6 +87,7 @@ export async function readConfigFile(
     bytes = await readFileNoFollow(path, MAX_CONFIG_FILE_BYTES, {
       planted,
       anyNames: layer === "user" && !inCheckout,
+      yours: layer === "user" ? { home } : undefined,
     });
   } catch (error) {
     if (!(error instanceof UnsafePathError)) throw error;
@@ -107,14 +110,15 @@ export async function readConfigFile(
 /** Your file: read whatever its names unless its real path lies in a checkout (placeOwnFile). */
 async function readUserConfig(path: string, folders: ConfigFolders): Promise<ConfigFile> {
   // No file (most renders): nothing to place, no walk.
-  if ((await kindOfPath(path)) === "missing") return readConfigFile(path, "user");
+  if ((await kindOfPath(path)) === "missing")
+    return readConfigFile(path, "user", undefined, false, folders.home);
   const own = await ownFilesOf(folders.agentDir, {
     home: folders.home,
     trusted: folders.projectTrusted,
   });
   const place = await placeOwnFile(path, own);
   if (place.kind !== "refused")
-    return readConfigFile(path, "user", undefined, place.kind === "checkout");
+    return readConfigFile(path, "user", undefined, place.kind === "checkout", folders.home);
   const diagnostic: Diagnostic = {
     level: "warning",
     code: "config-refused",

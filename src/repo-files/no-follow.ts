@@ -4,6 +4,7 @@ import { lstat, open, openedPath, realpath } from "../_io.js";
 import { isCode, KIND_WORDS, kindOrError, messageOf, UnsafePathError } from "../_safe-write.js";
 import { namesRefusal, openedRefusal } from "./door-checks.js";
 import { openedElsewhere } from "./list-folder.js";
+import { type YoursAt, yourPrivateRefusal } from "./own-private.js";
 import type { PlantedCheck } from "./planted.js";
 
 // The door's strict form, for the files a repository controls that are never
@@ -37,13 +38,22 @@ import type { PlantedCheck } from "./planted.js";
  * {@link openedRefusal}: a golden hard-linked to your `~/.ssh/id_rsa` would
  * print it in a diff; decided, review rev96a F1).
  *
+ * `yours` (your own `sysprompt.yaml`): never one of your private files, by its
+ * real path or, with more than one name, its identity ({@link yourPrivateRefusal};
+ * decided, review rev99a: a private file of yours is never read into a prompt).
+ *
  * @throws UnsafePathError (`unsafe-target`, `too-large`, `write-failed` for a
  * read error) naming the path.
  */
 export async function readFileNoFollow(
   path: string,
   maxBytes: number,
-  o: { planted?: PlantedCheck | undefined; at?: string | undefined; anyNames?: boolean } = {},
+  o: {
+    planted?: PlantedCheck | undefined;
+    at?: string | undefined;
+    anyNames?: boolean;
+    yours?: YoursAt | undefined;
+  } = {},
 ): Promise<Buffer | null> {
   const { planted, at } = o;
   const target = resolve(path);
@@ -82,6 +92,9 @@ export async function readFileNoFollow(
         : o.anyNames
           ? undefined
           : namesRefusal(s, target);
+    const secret =
+      o.yours && yourPrivateRefusal(await realpath(target).catch(() => target), s, o.yours);
+    if (secret) throw new UnsafePathError("unsafe-target", target, secret.message);
     if (refusal) throw new UnsafePathError("unsafe-target", target, refusal.message);
     const buffer = Buffer.alloc(Math.min(s.size, maxBytes) + 1);
     let filled = 0;

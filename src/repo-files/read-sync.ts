@@ -22,6 +22,7 @@ import {
   mirroredRepositorySync,
   stopRefusal,
 } from "./held-links.js";
+import { yourPrivateRefusal } from "./own-private.js";
 import { findProjectRootSync } from "./project-root.js";
 import {
   folderWords,
@@ -42,7 +43,7 @@ import { errorCode, OPEN_FLAGS, type RepoText, type readRepoTexts, refused } fro
  * gives its `reach`; a file of yours gives `own` (undefined only where it is
  * no file of your agent dir's), which places it as the door places one.
  */
-export type SyncDoorOptions = { maxBytes?: number } & (
+export type SyncDoorOptions = { maxBytes?: number; home?: string | undefined } & (
   | { reach: Omit<Reach, "isPrivate">; own?: undefined }
   | { reach?: Omit<Reach, "isPrivate"> | undefined; own: OwnFilesSync | undefined }
 );
@@ -163,11 +164,9 @@ export function readRepoTextSync(path: string, o: SyncDoorOptions): RepoText {
     const s = fstatSync(fd);
     if (!s.isFile()) return statFailure(path, s.isDirectory() ? "dir" : "other") as RepoText;
     const now = way && realOrUndefinedSync(path);
-    const refusal = openedRefusal(
-      { real, before, s, opened: () => openedPath(opened), now },
-      o.reach,
-      way,
-    );
+    const refusal =
+      openedRefusal({ real, before, s, opened: () => openedPath(opened), now }, o.reach, way) ??
+      (o.reach ? undefined : yourPrivateRefusal(real, s, { home: o.own?.home ?? o.home }));
     if (refusal) return refused(path, refusal);
     const bytes = readHeadSync(fd, maxBytes + 1, s.size);
     if (bytes.length > maxBytes) {

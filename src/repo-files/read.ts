@@ -21,6 +21,7 @@ import {
   decodeCapped,
 } from "./capped-read.js";
 import { CHANGED, openedRefusal, type Way, wayTo } from "./door-checks.js";
+import { type YoursAt, yourPrivateRefusal } from "./own-private.js";
 import { type OwnFiles, placeOwnFile } from "./own-reach.js";
 import { type Reach, type Refusal, reachRefusal, refusalDiagnostic } from "./reach.js";
 
@@ -74,6 +75,13 @@ interface DoorBase {
   named?: boolean;
   /** The cap in bytes. Default: {@link MAX_TEXT_FILE_BYTES}. */
   maxBytes?: number;
+  /**
+   * With no `reach`, a file of yours: whose private files it may not be
+   * ({@link yourPrivateRefusal}; `own`'s home, else this, else `homeFolder()`),
+   * and the render's deadline for the look at them (`own`'s, when given).
+   */
+  home?: string | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** The codes of the door's own refusals: the file is not the project's to give (a reader may find it again elsewhere). */
@@ -185,11 +193,9 @@ async function openChecked<F extends { ok: false }>(
     else {
       // Where the path leads now, asked only when links were on its way.
       const now = way && (await realpath(path).catch(() => undefined));
-      const refusal = openedRefusal(
-        { real, before, s, opened: () => openedPath(handle), now },
-        o.reach,
-        way,
-      );
+      const refusal =
+        openedRefusal({ real, before, s, opened: () => openedPath(handle), now }, o.reach, way) ??
+        (o.reach ? undefined : yourPrivateRefusal(real, s, yoursAt(o)));
       if (refusal) problem = refused(path, refusal);
     }
     if (problem === undefined) return { ok: true, handle, stats: s, real };
@@ -199,6 +205,11 @@ async function openChecked<F extends { ok: false }>(
     await handle.close().catch(() => undefined);
     return words.failed(path, error);
   }
+}
+
+/** Whose private files a file of yours read with `o` is checked against: `own`'s home and deadline, else the options'. */
+export function yoursAt(o: Pick<DoorOptions, "own" | "home" | "signal">): YoursAt {
+  return { home: o.own?.home ?? o.home, signal: o.own?.signal ?? o.signal };
 }
 
 export function errorCode(error: unknown): string {

@@ -47,3 +47,22 @@ export function expectKitHeld(text: string) {
 export function kitRefusals(diagnostics: { path?: string; message: string }[], kitFile: string) {
   return diagnostics.filter((d) => d.path === kitFile).map((d) => d.message.split(":")[0]);
 }
+
+/**
+ * The kit was read as yours (its text as written, your element not held against it), and your
+ * secrets were not: a private file of yours is never read into a prompt, whoever's file names it,
+ * yours included (decided, review rev99a F2); each of its two is said.
+ */
+export function expectKitYours(r: {
+  text: string;
+  diagnostics: readonly { path?: string; message: string }[];
+}) {
+  expect(r.text).toContain("KIT-MARKER");
+  expect(r.text).toContain("KIT-FORGED");
+  expect(r.text).not.toContain("&lt;/team_policy>");
+  expect(r.text).not.toContain(SSH);
+  expect(r.text).not.toContain(AWS);
+  expect(r.diagnostics.filter((d) => d.message.includes("a private file of yours"))).toHaveLength(
+    2,
+  );
+}

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
 import { pinned, tempDir } from "../api/_helpers.js";
-import { AWS, expectKitHeld, kitAt, kitLayout, kitRefusals, SSH } from "./_kit.js";
+import { expectKitHeld, expectKitYours, kitAt, kitLayout, kitRefusals } from "./_kit.js";
 
 // Review rev54b F1 (medium): a kit installed through a LINK was read as YOUR text. `npm i -g
 // ~/Downloads/prompt-kit-1.0.0` and `npm link` make `node_modules/prompt-kit -> ../../…/kit`, and a
@@ -66,8 +66,8 @@ describe("hostile-kit-npm-link: a kit reached through a link named as a package 
       join(root, "home/.local/lib/node_modules/prompt-kit"),
     );
     const r = await renderSystemPrompt(pinned(root));
-    // Decided in docs/trust.md: a folder in no repository and no package, as you name it, is yours.
-    expect(r.text).toContain(SSH);
-    expect(r.text).toContain(AWS);
+    // Decided in docs/trust.md: a folder in no repository and no package, as you name it, is
+    // yours; your private files it names are not (review rev99a F2).
+    expectKitYours(r);
   });
 });

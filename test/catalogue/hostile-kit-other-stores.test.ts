@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
-import { AWS, expectKitHeld, kitAt, kitLayout, kitRefusals, SSH } from "./_kit.js";
+import { AWS, expectKitHeld, expectKitYours, kitAt, kitLayout, kitRefusals } from "./_kit.js";
 
 // Review rev56a F2 (medium): a prompt kit in a Go, pip or cargo package store that your AGENTS.md
 // imports was read as yours: only npm's `node_modules`, yarn's link registry and deno's npm cache
@@ -100,8 +100,9 @@ describe("hostile-kit-other-stores: a kit in a Go, pip, cargo, gem or Homebrew s
       kitLayout(root, `${plain}/base.md`);
       kitAt(root, plain);
       const r = await renderSystemPrompt(pinned(root));
-      expect(r.text).toContain(SSH);
-      expect(r.text).toContain(AWS);
+      // Decided in docs/trust.md: a folder in no repository and no package, as you name it, is
+      // yours; your private files it names are not (review rev99a F2).
+      expectKitYours(r);
     });
   }
 });

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
 import { pinned, tempDir } from "../api/_helpers.js";
-import { AWS, expectKitHeld, kitAt, kitLayout, kitRefusals, SSH } from "./_kit.js";
+import { expectKitHeld, expectKitYours, kitAt, kitLayout, kitRefusals } from "./_kit.js";
 
 // Review rev55b F1 (medium): a kit registered by `yarn link` (yarn v1 links it as
 // `~/.config/yarn/link/<name>` or `~/.config/yarn/link/@scope/<name>`) was no package: your
@@ -48,8 +48,8 @@ describe("hostile-kit-yarn-link: a kit in yarn's link registry is a package", ()
     layout(root, "src/kit/base.md");
     yarnLink(root, ".config/yarn/link", "prompt-kit");
     const r = await renderSystemPrompt(pinned(root));
-    // Decided in docs/trust.md: a folder in no repository and no package, as you name it, is yours.
-    expect(r.text).toContain(SSH);
-    expect(r.text).toContain(AWS);
+    // Decided in docs/trust.md: a folder in no repository and no package, as you name it, is
+    // yours; your private files it names are not (review rev99a F2).
+    expectKitYours(r);
   });
 });

@@ -37,6 +37,8 @@ const ALLOWED: Record<string, string> = {
   "hook/state.ts": "the hook's session files, sysprompt's cache under $XDG_CACHE_HOME",
   "cli/commands/_output-file.ts":
     "the links among your home folder's dot entries and in ~/.config, for -o's checks: 4,096 entries a folder, nothing read",
+  "repo-files/own-private.ts":
+    "your home's private places (~/.ssh, ~/.aws, …), for their files' identities when a file of yours with more than one name is read: 4,096 entries, 6 folders deep, nothing read (rev99a)",
   "session/_read-set.ts":
     "a session's recorded stats and links (imports node:fs whole); lists nothing",
   "author/sandbox.ts":

@@ -59,6 +59,10 @@ const ALLOWED: Record<string, string[]> = {
   "repo-files/no-follow.ts": ["constants"],
   // The door's flags; its promise forms read through _io.ts.
   "repo-files/read.ts": ["constants"],
+  // The look at your private places (~/.ssh, ~/.aws, …) when a file of yours with more than one name
+  // is read: their files' identities only, never a text, and not noted, or a session would render
+  // again each time ssh rewrites known_hosts (review rev99a).
+  "repo-files/own-private.ts": ["readdirSync", "statSync"],
   // The door's synchronous twin (a skill's expansion, loadPromptTemplatesSync): never a gathering
   // step's text.
   "repo-files/read-sync.ts": ["closeSync", "fstatSync", "openSync", "statSync"],

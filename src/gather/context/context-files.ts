@@ -656,7 +656,7 @@ export async function loadOne(
   const read = kit
     ? await readRepoCapped(kit.spelled, { reach: kit.reach, maxBytes })
     : // Placed above (placeOwnFile, with the walk its imports take too): yours, or the project's.
-      await readRepoCapped(path, { reach: folder.reach, own: undefined, maxBytes });
+      await readRepoCapped(path, { reach: folder.reach, own: undefined, maxBytes, home, signal });
   if (!read.ok) return { diagnostics: read.diagnostics };
   // `early`: the file as read, its imports as written, for a step given up on while they are expanded.
   if (early && read.text.includes("@")) {

@@ -347,6 +347,8 @@ function readShared(real: string, scope: ImportScope, state: ImportState): Promi
       own: undefined,
       named: true,
       maxBytes: scope.maxBytes,
+      home: scope.home,
+      signal: scope.signal,
     });
   if (!state.reads) return read();
   const key = `${scope.reach?.realRoot ?? ""}\0${real}`;

@@ -1,0 +1,236 @@
+import { type Dirent, readdirSync, type Stats, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { homeFolder, isWithin, toPosix } from "../_paths.js";
+import { realpathSyncLinear } from "../_realpath.js";
+import { NO_DEADLINE } from "./private-paths.js";
+import type { Refusal } from "./reach.js";
+
+/**
+ * The private places of your home folder, relative to it: keys, tokens and
+ * credentials of ssh, gpg, the cloud and package tools and the coding agents
+ * themselves. A file of yours at or below one of them (by its real path, or,
+ * with more than one name, by its identity) never reaches a prompt, whoever's
+ * file names it, yours included: your layer's files, your rule files, your
+ * `AGENTS.md` and its `@~/...` imports, skills, templates, presets, your
+ * config (decided, review rev99a F1-F3, F5: a kit you put in your own config,
+ * unpacked by Python's `tarfile` before 3.14, holds hard links and links to
+ * `~/.ssh/id_rsa`, and whether the kit is "yours" is no longer what keeps
+ * your key out).
+ */
+export const YOUR_PRIVATE_PLACES: readonly string[] = [
+  ".ssh",
+  ".gnupg",
+  ".aws",
+  ".azure",
+  ".kube",
+  ".docker",
+  ".oci",
+  ".password-store",
+  ".netrc",
+  ".git-credentials",
+  ".npmrc",
+  ".pypirc",
+  ".pgpass",
+  ".my.cnf",
+  ".s3cfg",
+  ".boto",
+  ".vault-token",
+  ".terraform.d/credentials.tfrc.json",
+  ".cargo/credentials",
+  ".cargo/credentials.toml",
+  ".gem/credentials",
+  ".config/git/credentials",
+  ".config/gh",
+  ".config/hub",
+  ".config/gcloud",
+  ".local/share/keyrings",
+  ".pi/agent/auth.json",
+  ".codex/auth.json",
+  ".claude/.credentials.json",
+  ".gemini/oauth_creds.json",
+];
+
+/** At most this many entries of your private places are stat'ed to know their files by identity. */
+export const MAX_PRIVATE_ENTRIES = 4096;
+/** And no deeper than this below a place (`.password-store/work/team/x.gpg`). */
+const MAX_PRIVATE_DEPTH = 6;
+
+/** Your private files by identity (`dev:ino`), each with a name of it; `short` when not all were seen. */
+interface Identities {
+  ids: Map<string, string>;
+  short?: string;
+}
+
+/** Your home's private places, as found once: where they are, and their files by identity (asked lazily). */
+interface YourPrivate {
+  home: string;
+  /** Each place under your home as written and as real, and the real folder of each that is a link. */
+  places: { at: string; shown: string }[];
+  identities?: Identities;
+}
+
+/** Whose private places a read of a file of yours is checked against, and the deadline of the render. */
+export interface YoursAt {
+  home?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+// One look at your private places per render (its signal) and home. A read with no signal of its
+// own (NO_DEADLINE is every caller's; a preset, your config, the synchronous loaders) shares a look
+// taken less than a second before, so a loader of a hundred templates looks once, not a hundred times.
+const seen = new WeakMap<AbortSignal, Map<string, YourPrivate>>();
+const recent = new Map<string, { at: number; mine: YourPrivate }>();
+const RECENT_MS = 1_000;
+
+function yourPrivate(at: YoursAt): YourPrivate {
+  const home = at.home ?? homeFolder();
+  const signal = at.signal !== NO_DEADLINE ? at.signal : undefined;
+  if (signal === undefined) {
+    const now = performance.now();
+    const kept = recent.get(home);
+    if (kept && now - kept.at < RECENT_MS) return kept.mine;
+    const mine: YourPrivate = { home, places: placesOf(home) };
+    if (recent.size > 16) recent.clear();
+    recent.set(home, { at: now, mine });
+    return mine;
+  }
+  const kept = seen.get(signal)?.get(home);
+  if (kept) return kept;
+  const made: YourPrivate = { home, places: placesOf(home) };
+  const byHome = seen.get(signal) ?? new Map<string, YourPrivate>();
+  byHome.set(home, made);
+  seen.set(signal, byHome);
+  return made;
+}
+
+function placesOf(home: string): YourPrivate["places"] {
+  const realHome = realOrUndefined(home) ?? home;
+  const places: YourPrivate["places"] = [];
+  for (const rel of YOUR_PRIVATE_PLACES) {
+    const shown = `~/${rel}`;
+    const at = join(home, rel);
+    places.push({ at, shown });
+    if (realHome !== home) places.push({ at: join(realHome, rel), shown });
+    // Your `~/.ssh -> ~/dotfiles/ssh`: the folder it leads to is as private.
+    const real = realOrUndefined(at);
+    if (real !== undefined && real !== at && real !== join(realHome, rel))
+      places.push({ at: real, shown });
+  }
+  return places;
+}
+
+function statOrNone(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+function realOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSyncLinear(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The private files of your home by identity, stat'ed once per render (not
+ * through src/_io.ts: a session would render again each time ssh rewrites
+ * `known_hosts`, and no text is read): each
+ * place, and below a folder its entries, links followed to a file (a key
+ * kept elsewhere and linked in is as private), at most
+ * {@link MAX_PRIVATE_ENTRIES} entries and {@link MAX_PRIVATE_DEPTH} folders
+ * deep, and not past the render's deadline: `short` says what was not seen.
+ */
+function identitiesOf(mine: YourPrivate, signal: AbortSignal | undefined): Identities {
+  if (mine.identities) return mine.identities;
+  const ids = new Map<string, string>();
+  let left = MAX_PRIVATE_ENTRIES;
+  let short: string | undefined;
+  const add = (s: Stats, path: string) => {
+    if (s.isFile()) ids.set(`${s.dev}:${s.ino}`, path);
+  };
+  const walk = (dir: string, depth: number): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (short !== undefined) return;
+      if (signal?.aborted) short = "the render's deadline passed";
+      else if (left-- <= 0) short = `more than ${MAX_PRIVATE_ENTRIES} entries`;
+      if (short !== undefined) return;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (depth < MAX_PRIVATE_DEPTH) walk(path, depth + 1);
+        else short = `folders more than ${MAX_PRIVATE_DEPTH} deep`;
+        continue;
+      }
+      const s = statOrNone(path);
+      if (s) add(s, path);
+    }
+  };
+  for (const place of new Set(mine.places.map((p) => p.at))) {
+    if (short !== undefined) break;
+    const s = statOrNone(place);
+    if (!s) continue;
+    if (s.isDirectory()) walk(place, 1);
+    else add(s, place);
+  }
+  mine.identities = short === undefined ? { ids } : { ids, short };
+  return mine.identities;
+}
+
+/**
+ * The door's one rule for a file of yours (read with no repository's reach):
+ * refused when its real path (`real`, after every link) lies at or below a
+ * private place of your home ({@link YOUR_PRIVATE_PLACES}), or when it has
+ * more than one name (`s.nlink`) and is one of the files there, compared by
+ * device and inode (a hard link's other names cannot be seen from it); a
+ * file with more than one name that could not be compared with all of them
+ * is refused too. Your private files are listed only when a file read has
+ * more than one name: the common read costs the string comparisons alone.
+ */
+export function yourPrivateRefusal(
+  real: string,
+  s: Pick<Stats, "dev" | "ino" | "nlink">,
+  at: YoursAt,
+): Refusal | undefined {
+  const mine = yourPrivate(at);
+  const place = mine.places.find((p) => isWithin(real, p.at));
+  if (place !== undefined) {
+    const below = toPosix(relative(place.at, real));
+    const shown = below === "" ? place.shown : `${place.shown}/${below}`;
+    return privateRefusal(`it resolves to ${toPosix(real)}, ${shown}`);
+  }
+  if (!(s.nlink > 1)) return undefined;
+  const { ids, short } = identitiesOf(mine, at.signal);
+  const same = ids.get(`${s.dev}:${s.ino}`);
+  if (same !== undefined) {
+    const shown = `~/${toPosix(relative(mine.home, same))}`;
+    return privateRefusal(`it is another name (a hard link) of ${shown}`);
+  }
+  if (short === undefined) return undefined;
+  return privateRefusal(
+    `it has ${s.nlink} names (hard links to one file) and your private files could not all be compared with it (${short}), so it may be one`,
+  );
+}
+
+function privateRefusal(what: string): Refusal {
+  return {
+    reason: "private",
+    code: "file-private",
+    message: `${what}, a private file of yours (keys, tokens, credentials: ${YOUR_PRIVATE_PLACES.slice(
+      0,
+      3,
+    )
+      .map((p) => `~/${p}`)
+      .join(
+        ", ",
+      )} and the like), which is never read into a prompt, whoever's file names it, yours included`,
+  };
+}
