@@ -513,6 +513,7 @@ export async function namedOutput(
     cacheRoot: cacheRoot(io.env, home),
     passwd: io.passwd ?? PASSWD,
     agentDir,
+    platform: io.machine?.platform ?? process.platform,
   });
   // A target the write refuses anyway (a link on its way where none may be) is said by the write,
   // as before: where its links lead is not judged (render has said it already).
@@ -1058,6 +1059,8 @@ async function refuseNamedOutput(
     passwd: string;
     flag: string;
     warn: (text: string) => void;
+    /** `process.platform`'s value for the machine (`darwin`: `~/Library` is a dot folder). */
+    platform: string;
   },
 ): Promise<PromptFolder | undefined> {
   const real = async (p: string) => {
@@ -1140,7 +1143,7 @@ async function refuseNamedOutput(
   const found = judged.map((t) => agentFileOf(t, isTop)).find(defined);
   if (found === undefined) {
     // An agent's settings file is said as such first (`~/.claude.json`, gemini's `~/.env`).
-    const dotted = said((t) => homeDotNameOf(t, where.home, own), false);
+    const dotted = said((t) => homeDotNameOf(t, where.home, own, where.platform), false);
     if (dotted !== undefined) {
       throw new RefusedError(
         `${where.flag}: ${path}: ${dotted} in your home folder, where such files are programs' configuration (start-up files, rc files, hooks): not written (the prompt holds a repository's text); write the prompt to a file of its own (a path with no dot-name below your home folder, or for export none: the default export folder)`,
@@ -1158,7 +1161,9 @@ async function refuseNamedOutput(
           ...written.map((t) => ({ path: t, by: undefined, namesOnly: undefined })),
           ...(inside ? await spelledInHome(resolved, other.home, {}, look, whose) : []),
         ],
-        (t) => homeDotNameOf(t, other.home, []) ?? homeDotNameOf(t, other.real, []),
+        (t) =>
+          homeDotNameOf(t, other.home, [], where.platform) ??
+          homeDotNameOf(t, other.real, [], where.platform),
         false,
       );
       if (theirs !== undefined) {
@@ -1591,6 +1596,13 @@ function namedLike(file: string, name: string): boolean {
 }
 
 /**
+ * The folders of macOS's `~/Library` that hold your documents, not programs' configuration:
+ * iCloud Drive's `Mobile Documents/` and the cloud drives' `CloudStorage/` (Dropbox, OneDrive),
+ * where projects are kept. Compared by {@link nameKey}.
+ */
+const SYNCED_IN_LIBRARY: readonly string[] = ["mobile documents", "cloudstorage"];
+
+/**
  * What makes `path` a dot-name path under `home` (`a file named .gdbinit`,
  * `a file in the folder .config`), or undefined: its name, or a folder's on
  * its way below your home folder, starts with `.`. Programs read their
@@ -1601,12 +1613,16 @@ function namedLike(file: string, name: string): boolean {
  * what is below it (the default export folder), your agents' folders
  * ({@link AGENT_FOLDERS}, pi's agent dir: {@link agentFileOf} allows only
  * their instructions files and prompt folders there), given in `own`. Your
- * home folder itself, as a path, holds no dot-name.
+ * home folder itself, as a path, holds no dot-name. On macOS (`platform`
+ * darwin) `~/Library` is one as well: programs' per-user configuration lies
+ * there, not in dot folders (`LaunchAgents/`, `Application Support/Code/User/`,
+ * `Application Support/Claude/`; review rev101d F3).
  */
 export function homeDotNameOf(
   path: string,
   home: string,
   own: readonly string[],
+  platform: string = process.platform,
 ): string | undefined {
   if (path === home || !isWithin(path, home)) return undefined;
   if (own.some((o) => path === o || isWithin(path, o))) return undefined;
@@ -1615,7 +1631,11 @@ export function homeDotNameOf(
   );
   if (agentFolders.some((f) => isWithin(path, f))) return undefined;
   const names = relative(home, path).split(sep);
-  const at = names.findIndex((n) => n.startsWith("."));
+  const library =
+    platform === "darwin" &&
+    nameKey(names[0] ?? "") === "library" &&
+    !SYNCED_IN_LIBRARY.includes(nameKey(names[1] ?? ""));
+  const at = library ? 0 : names.findIndex((n) => n.startsWith("."));
   if (at < 0) return undefined;
   const name = names[at] ?? "";
   return at === names.length - 1 ? `a file named ${name}` : `a file in the folder ${name}`;
