@@ -1093,6 +1093,17 @@ async function refuseNamedOutput(
   const targets = named.map((n) => n.path);
   const said = <T>(judge: (t: string) => T | undefined, names = true) =>
     saidOf(named, judge, names);
+  // sysprompt's cache folder, by its path and its real path, the target as written and by its
+  // folder's real path (review rev101d F5); one that is your home folder or holds it is none.
+  const caches = [where.cacheRoot, await realpath(where.cacheRoot).catch(() => where.cacheRoot)];
+  const inCache =
+    !caches.some(holdsHome) &&
+    written.some((t) => caches.some((c) => t !== c && isWithin(resolve(t), c)));
+  if (inCache) {
+    throw new RefusedError(
+      `${where.flag}: ${path}: a file in sysprompt's cache folder (${escapeInline(where.cacheRoot)}), where sysprompt keeps its caches and each project's export file (export/<agent>/<project>/), which that project's agent reads as its system prompt: not written (another project's export, or a cache file, would be replaced by this project's prompt); write the prompt to a file of its own, or for export leave out --out`,
+    );
+  }
   const system = await systemFolders(where.env, where.home);
   const inSystem = said((t) => systemFileOf(t, system));
   if (inSystem !== undefined) {
