@@ -263,6 +263,12 @@ export const RUN_BY_NAME_FILES: readonly string[] = [
   "constraints*.txt",
   "*-constraints.txt",
   "maskfile.md",
+  // A prompt written as JSON (`--json`) is no configuration: the dev container an editor starts
+  // by `.devcontainer.json` (`postCreateCommand` runs, as `.devcontainer/` below), Crush's
+  // `crush.json` and `.crush.json` (MCP servers and LSP commands it runs; rev101d F4).
+  ".devcontainer.json",
+  "crush.json",
+  ".crush.json",
 ];
 
 /**
