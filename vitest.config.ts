@@ -12,6 +12,14 @@ import { defineConfig } from "vitest/config";
 const SLOW = [
   // fx101d (rev98a F1, rev99a F3): two renders at deadline 0 and a skills load (2.4 s idle).
   "test/catalogue/hostile-agent-dir-into-kit-unplaced.test.ts",
+  // rev101d F1/F2: a dozen CLI renders, exports and a watch, the first loads the CLI (6 s idle).
+  "test/catalogue/hostile-output-your-files-home-repository.test.ts",
+  // rev101d F3: a dozen CLI renders, the first loads the CLI (4.7 s idle).
+  "test/catalogue/hostile-output-home-rules-folders.test.ts",
+  // rev101d F5: seven CLI renders and exports, the first loads the CLI (4.7 s idle).
+  "test/catalogue/hostile-output-other-project-export.test.ts",
+  // rev101d F4: nine CLI renders, the first loads the CLI (3.6 s idle).
+  "test/catalogue/hostile-output-other-agents-names.test.ts",
   // rev96d F1: a dozen CLI renders and exports, the first loads the CLI (4.6 s idle).
   "test/catalogue/hostile-output-global-instructions-links.test.ts",
   // rev96d F2: nine CLI renders, exports and a watch, the first loads the CLI (2.5 s idle).

@@ -265,6 +265,20 @@ export const INSTRUCTION_FILES: readonly string[] = [
 ];
 
 /**
+ * The files at the top of pi's agent dir that it (and sysprompt's render) loads by itself as
+ * yours in every project: its context files and its prompt files. At `~/.pi/agent` by default
+ * ({@link GLOBAL_INSTRUCTION_FILES}), and at the agent dir the render resolves wherever it is
+ * (`--agent-dir ~/pi-agent`, `SYSPROMPT_AGENT_DIR`: {@link globalInstructionPlaces}' `agentDirs`;
+ * review rev101d F2).
+ */
+export const AGENT_DIR_INSTRUCTION_FILES: readonly string[] = [
+  "AGENTS.md",
+  "CLAUDE.md",
+  "SYSTEM.md",
+  "APPEND_SYSTEM.md",
+];
+
+/**
  * Each agent's own instructions files in your home folder, which it loads by
  * itself in every project as your words (its global memory): Claude Code's
  * user memory, Codex's global `AGENTS.md` (and its override), Gemini CLI's
@@ -274,47 +288,100 @@ export const INSTRUCTION_FILES: readonly string[] = [
  * `render -o` and `export --out` refuse them: the project's prompt, a
  * repository's text in it, would be read as yours in every project (review
  * rev92d F5). By their default places only: `CODEX_HOME`,
- * `CLAUDE_CONFIG_DIR` or `XDG_CONFIG_HOME` elsewhere are not followed.
+ * `CLAUDE_CONFIG_DIR` or `XDG_CONFIG_HOME` elsewhere are not followed; pi's
+ * agent dir is followed where the render resolves it ({@link globalInstructionPlaces}).
  */
 export const GLOBAL_INSTRUCTION_FILES: Readonly<Record<ToolAgent | "pi", readonly string[]>> = {
   "claude-code": [".claude/CLAUDE.md"],
   codex: [".codex/AGENTS.md", ".codex/AGENTS.override.md"],
   "gemini-cli": [".gemini/GEMINI.md"],
   opencode: [".config/opencode/AGENTS.md"],
-  pi: [
-    ".pi/agent/AGENTS.md",
-    ".pi/agent/CLAUDE.md",
-    ".pi/agent/SYSTEM.md",
-    ".pi/agent/APPEND_SYSTEM.md",
-  ],
+  pi: AGENT_DIR_INSTRUCTION_FILES.map((f) => `.pi/agent/${f}`),
 };
 
 /**
- * The agent whose global instructions file ({@link GLOBAL_INSTRUCTION_FILES})
- * one of `paths` is, in one of `homes` (your home folder by its names), and
+ * The folders of your home folder whose every Markdown file an agent loads by itself in every
+ * workspace as your rules, as {@link GLOBAL_INSTRUCTION_FILES} are loaded: Cline's global rules
+ * folder, `~/Documents/Cline/Rules` (on Linux some installs use `~/Cline/Rules`; Cline's docs,
+ * "Global Rules Directory Location"). Not a dot folder, so no other rule reaches it (review
+ * rev101d F3).
+ */
+export const GLOBAL_INSTRUCTION_FOLDERS: Readonly<Record<string, readonly string[]>> = {
+  Cline: ["Documents/Cline/Rules", "Cline/Rules"],
+};
+
+/** A global instructions place ({@link globalInstructionPlaces}): a file, or a folder of them. */
+export interface GlobalInstructionPlace {
+  agent: string;
+  /** Its name as said (`~/.gemini/GEMINI.md`, `/srv/pi-agent/SYSTEM.md`). */
+  file: string;
+  path: string;
+  /** Where it is, in words: `your home folder`, `your agent dir`. */
+  where: string;
+  /** A folder whose every file the agent loads (Cline's global rules). */
+  folder?: true;
+}
+
+/**
+ * The agent whose global instructions file ({@link GLOBAL_INSTRUCTION_FILES},
+ * {@link GLOBAL_INSTRUCTION_FOLDERS}, an agent dir's {@link AGENT_DIR_INSTRUCTION_FILES})
+ * one of `paths` is, in one of `homes` (your home folder by its names) or `agentDirs`, and
  * which one (`~/.gemini/GEMINI.md`); undefined for none.
  */
 export function globalInstructionFileOf(
   paths: readonly string[],
   homes: readonly string[],
-): { agent: string; file: string } | undefined {
-  const keys = new Set(paths.map(samePathKey));
-  return globalInstructionPlaces(homes).find((place) => keys.has(samePathKey(place.path)));
+  agentDirs: readonly string[] = [],
+): GlobalInstructionPlace | undefined {
+  const keys = paths.map(samePathKey);
+  return globalInstructionPlaces(homes, agentDirs).find((place) =>
+    keys.some((k) => placeHolds(place, k)),
+  );
+}
+
+/** Whether `place` is (or, a folder, holds) the path whose {@link samePathKey} is `key`. */
+export function placeHolds(place: GlobalInstructionPlace, key: string): boolean {
+  const at = samePathKey(place.path);
+  return key === at || (place.folder === true && key.startsWith(`${at.replace(/\/$/, "")}/`));
 }
 
 /**
- * Each global instructions file ({@link GLOBAL_INSTRUCTION_FILES}) at its default place in each
- * of `homes`, in that order: its agent, its name from the home folder (`~/.gemini/GEMINI.md`) and
- * its path there. What `-o` is compared with, as written and by the real paths they lead to.
+ * Each global instructions file ({@link GLOBAL_INSTRUCTION_FILES}) and folder ({@link
+ * GLOBAL_INSTRUCTION_FOLDERS}) at its default place in each of `homes`, in that order: its agent,
+ * its name from the home folder (`~/.gemini/GEMINI.md`) and its path there; then pi's files at
+ * the top of each of `agentDirs` (the agent dir the render resolves, as given and by its real
+ * path: review rev101d F2). What `-o` is compared with, as written and by the real paths they
+ * lead to.
  */
 export function globalInstructionPlaces(
   homes: readonly string[],
-): { agent: string; file: string; path: string }[] {
-  return homes.flatMap((home) =>
-    Object.entries(GLOBAL_INSTRUCTION_FILES).flatMap(([agent, files]) =>
-      files.map((f) => ({ agent, file: `~/${f}`, path: join(home, f) })),
+  agentDirs: readonly string[] = [],
+): GlobalInstructionPlace[] {
+  const where = "your home folder";
+  return [
+    ...homes.flatMap((home) => [
+      ...Object.entries(GLOBAL_INSTRUCTION_FILES).flatMap(([agent, files]) =>
+        files.map((f) => ({ agent, file: `~/${f}`, path: join(home, f), where })),
+      ),
+      ...Object.entries(GLOBAL_INSTRUCTION_FOLDERS).flatMap(([agent, folders]) =>
+        folders.map((f) => ({
+          agent,
+          file: `~/${f}/`,
+          path: join(home, f),
+          where,
+          folder: true as const,
+        })),
+      ),
+    ]),
+    ...agentDirs.flatMap((dir) =>
+      AGENT_DIR_INSTRUCTION_FILES.map((f) => ({
+        agent: "pi",
+        file: join(dir, f),
+        path: join(dir, f),
+        where: "your agent dir",
+      })),
     ),
-  );
+  ];
 }
 
 /** A path as the instructions files' places are compared: without case, trailing dots and spaces. */

@@ -31,6 +31,8 @@ export async function cli(
     pinned?: boolean;
     home?: string;
     env?: Record<string, string>;
+    /** The machine's platform (default linux): `darwin` for macOS's rules. */
+    platform?: string;
   } = {},
 ) {
   const seen = more.seen ?? { stdout: "" };
@@ -47,7 +49,7 @@ export async function cli(
     cwd,
     env: more.env ?? {},
     home: more.home ?? join(root, "home"),
-    machine: { platform: "linux", arch: "x64" },
+    machine: { platform: more.platform ?? "linux", arch: "x64" },
     ...(more.signal ? { signal: more.signal } : {}),
   });
   return { code, stdout: seen.stdout, stderr };

@@ -106,16 +106,16 @@ describe("hostile-export-out-agent-config: export --out onto an agent's own sett
     expect([result.code, result.stderr]).toEqual([0, expect.stringContaining("wrote")]);
   });
 
-  it("held: pi's agent dir's APPEND_SYSTEM.md is no configuration; the render reads it, so --force writes it (rev92d F2)", async () => {
+  it("held: pi's agent dir's APPEND_SYSTEM.md is no configuration; it is pi's instructions file, so --force writes it with a WARNING (rev92d F2, rev101d F2)", async () => {
     const root = setup();
     const argv = ["export", "--agent", "codex", "--out", "../agent/APPEND_SYSTEM.md"];
     const refused = await cli(root, join(root, "p"), argv);
     expect([refused.code, refused.stderr]).toEqual([
       2,
-      expect.stringContaining("this render reads that file"),
+      expect.stringContaining("is pi's own instructions file in your agent dir"),
     ]);
     const result = await cli(root, join(root, "p"), [...argv, "--force"]);
-    expect([result.code, result.stderr]).toEqual([0, expect.stringContaining("wrote")]);
+    expect([result.code, result.stderr]).toEqual([0, expect.stringContaining("WARNING")]);
   });
 
   it("held: a file of its own beside them is written", async () => {

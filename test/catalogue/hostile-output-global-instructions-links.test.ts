@@ -95,7 +95,7 @@ describe("hostile-output-global-instructions-links: -o onto the real file a defa
     expect(existsSync(join(home, "dotfiles/codex/AGENTS.md"))).toBe(false);
   });
 
-  it("an input named through a link: -o its real file is refused as read by this render; --force writes it", async () => {
+  it("an input named through a link: -o its real file is refused as read by this render; --force writes it for a trusted render only (rev101d F1)", async () => {
     const { root, home } = setup();
     const argv = [
       "render",
@@ -109,8 +109,14 @@ describe("hostile-output-global-instructions-links: -o onto the real file a defa
     expect(out.code, out.stderr).toBe(2);
     expect(out.stderr).toContain("this render reads that file");
     expect(readFileSync(join(home, "dotfiles/base.md"), "utf8")).toBe("MY-BASE-WORDS\n");
-    const forced = await inProject(root, [...argv, "--force"]);
+    const untrusted = await inProject(root, [...argv, "--force"]);
+    expect(untrusted.code, untrusted.stderr).toBe(2);
+    expect(untrusted.stderr).toContain("--force does not write an untrusted project's prompt");
+    expect(readFileSync(join(home, "dotfiles/base.md"), "utf8")).toBe("MY-BASE-WORDS\n");
+    const trusted = argv.filter((a) => a !== "--untrusted");
+    const forced = await inProject(root, [...trusted, "--force"]);
     expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stderr).toContain("sysprompt: WARNING:");
     expect(readFileSync(join(home, "dotfiles/base.md"), "utf8")).toContain("REPO-WORDS");
   });
 
@@ -123,7 +129,8 @@ describe("hostile-output-global-instructions-links: -o onto the real file a defa
       join(home, "dotfiles/append.md"),
     ]);
     expect(out.code, out.stderr).toBe(2);
-    expect(out.stderr).toContain("this render reads that file");
+    // Its APPEND_SYSTEM.md is pi's own instructions file, by the real path it leads to (rev101d F2).
+    expect(out.stderr).toContain("is pi's own instructions file in your agent dir");
     expect(readFileSync(join(home, "dotfiles/append.md"), "utf8")).toBe("MY-APPEND-WORDS\n");
   });
 

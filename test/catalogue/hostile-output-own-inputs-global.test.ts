@@ -27,39 +27,33 @@ function setup() {
 const inProject = (root: string, argv: string[]) => cli(root, join(root, "p"), argv);
 
 describe("hostile-output-own-inputs-global: -o onto the render's own inputs, and agents' global files", () => {
-  // An AGENTS.md out of the project is refused by its name first (review rev96d F2).
+  // pi's files at the top of the agent dir the render resolves are its global instructions
+  // files: an untrusted render's prompt is never written there, --force or not; a trusted
+  // render's with --force and a WARNING (review rev101d F2; before, --force wrote them).
   it.each([
-    [
-      ["render", "--untrusted", "-o", "AGENT/AGENTS.md"],
-      "agent/AGENTS.md",
-      "agents load AGENTS.md by themselves in every project below",
-    ],
-    [
-      ["render", "--untrusted", "-o", "AGENT/APPEND_SYSTEM.md"],
-      "agent/APPEND_SYSTEM.md",
-      "this render reads that file",
-    ],
-    [
-      ["export", "--untrusted", "--agent", "codex", "--out", "AGENT/SYSTEM.md"],
-      "agent/SYSTEM.md",
-      "this render reads that file",
-    ],
+    [["render", "--untrusted", "-o", "AGENT/AGENTS.md"], "agent/AGENTS.md"],
+    [["render", "--untrusted", "-o", "AGENT/APPEND_SYSTEM.md"], "agent/APPEND_SYSTEM.md"],
+    [["export", "--untrusted", "--agent", "codex", "--out", "AGENT/SYSTEM.md"], "agent/SYSTEM.md"],
   ])(
-    "%j: a file the render reads is refused, exit 2; --force writes it",
-    async (argv, file, said) => {
+    "%j: your agent dir's file is refused, exit 2, --force or not; trusted, --force writes it",
+    async (argv, file) => {
       const root = setup();
       const args = argv.map((a) => a.replace("AGENT/", `${join(root, "agent")}/`));
       const before = existsSync(join(root, file))
         ? readFileSync(join(root, file), "utf8")
         : undefined;
-      const refused = await inProject(root, args);
-      expect(refused.code, refused.stderr).toBe(2);
-      expect(refused.stderr).toContain(said);
-      expect(
-        existsSync(join(root, file)) ? readFileSync(join(root, file), "utf8") : undefined,
-      ).toBe(before);
-      const forced = await inProject(root, [...args, "--force"]);
+      for (const refusedArgs of [args, [...args, "--force"]]) {
+        const refused = await inProject(root, refusedArgs);
+        expect(refused.code, refused.stderr).toBe(2);
+        expect(refused.stderr).toContain("is pi's own instructions file in your agent dir");
+        expect(
+          existsSync(join(root, file)) ? readFileSync(join(root, file), "utf8") : undefined,
+        ).toBe(before);
+      }
+      const trusted = args.filter((a) => a !== "--untrusted");
+      const forced = await inProject(root, [...trusted, "--force"]);
       expect(forced.code, forced.stderr).toBe(0);
+      expect(forced.stderr).toContain("sysprompt: WARNING:");
       expect(readFileSync(join(root, file), "utf8")).not.toBe(before);
     },
   );

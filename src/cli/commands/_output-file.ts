@@ -31,11 +31,13 @@ import {
   agentFileOf,
   CONFIG_FOLDERS,
   CONFIG_PROMPT_FOLDERS,
+  type GlobalInstructionPlace,
   globalInstructionFileOf,
   globalInstructionPlaces,
   INSTRUCTION_FILES,
   PROMPT_FOLDERS,
   type PromptFolder,
+  placeHolds,
   promptFolderOf,
   rulePlacesIn,
   SETTINGS_FILES,
@@ -43,7 +45,7 @@ import {
   topOnlyHolders,
 } from "../../hook/snippet.js";
 import { layerFileOf } from "../../locate/layer-files.js";
-import { DEFAULT_PROJECT_DIR, resolveAgentDir } from "../../locate/layers.js";
+import { DEFAULT_PROJECT_DIR, resolveAgentDir, resolveCommonPaths } from "../../locate/layers.js";
 import type { SystemPromptOptions } from "../../options.js";
 import type { PreparedPrompt } from "../../render-system-prompt.js";
 import {
@@ -261,6 +263,12 @@ export const RUN_BY_NAME_FILES: readonly string[] = [
   "constraints*.txt",
   "*-constraints.txt",
   "maskfile.md",
+  // A prompt written as JSON (`--json`) is no configuration: the dev container an editor starts
+  // by `.devcontainer.json` (`postCreateCommand` runs, as `.devcontainer/` below), Crush's
+  // `crush.json` and `.crush.json` (MCP servers and LSP commands it runs; rev101d F4).
+  ".devcontainer.json",
+  "crush.json",
+  ".crush.json",
 ];
 
 /**
@@ -495,6 +503,13 @@ export async function namedOutput(
     );
     if (problem !== undefined) throw writeError(flag, problem);
   }
+  const agentDir = resolveAgentDir({
+    agentDir:
+      flags.agentDir === undefined ? undefined : resolveUserPath(flags.agentDir, io.cwd, home),
+    env: io.env,
+    home,
+    cwd: io.cwd,
+  });
   const promptFolder = await refuseNamedOutput(path, out.path === path ? undefined : out.path, {
     home,
     cwd: io.cwd,
@@ -503,13 +518,8 @@ export async function namedOutput(
     warn: io.stderr,
     cacheRoot: cacheRoot(io.env, home),
     passwd: io.passwd ?? PASSWD,
-    agentDir: resolveAgentDir({
-      agentDir:
-        flags.agentDir === undefined ? undefined : resolveUserPath(flags.agentDir, io.cwd, home),
-      env: io.env,
-      home,
-      cwd: io.cwd,
-    }),
+    agentDir,
+    platform: io.machine?.platform ?? process.platform,
   });
   // A target the write refuses anyway (a link on its way where none may be) is said by the write,
   // as before: where its links lead is not judged (render has said it already).
@@ -517,7 +527,16 @@ export async function namedOutput(
     ? undefined
     : await writeProblem(out.path, out.within === undefined ? {} : { within: out.within });
   const writable = problem === undefined;
-  const global = await refuseGlobalInstructions(path, out, writable, home, flags, flag, io);
+  const global = await refuseGlobalInstructions(
+    path,
+    out,
+    writable,
+    home,
+    agentDir,
+    flags,
+    flag,
+    io,
+  );
   const above =
     global === undefined && writable
       ? await refuseLoadedAbove(path, out.path, flags, io, home, flag)
@@ -559,6 +578,7 @@ async function refuseGlobalInstructions(
   out: OutputTarget,
   writable: boolean,
   home: string,
+  agentDir: string,
   flags: { force?: unknown; untrusted?: unknown },
   flag: string,
   io: CliIo,
@@ -567,13 +587,18 @@ async function refuseGlobalInstructions(
   // real path each default place leads to, through each link on its way and its last (your
   // `~/.claude -> dotfiles/claude`, `~/.gemini/GEMINI.md -> ../dotfiles/gemini/GEMINI.md`: review
   // rev96d F1), compared with the target's, unless the write refuses the target anyway (a link
-  // on its way where none may be: said by the write, as before).
+  // on its way where none may be: said by the write, as before). pi's files at the top of the
+  // agent dir the render resolves, wherever it is, by its path and its real path (rev101d F2).
   const homes = [home, await realpath(home).catch(() => home)];
+  const agentDirs = [...new Set([agentDir, await realpath(agentDir).catch(() => agentDir)])];
   const found =
-    globalInstructionFileOf([path, out.path], homes) ??
-    (writable ? await globalInstructionLedTo(out.path, homes) : undefined);
+    globalInstructionFileOf([path, out.path], homes, agentDirs) ??
+    (writable ? await globalInstructionLedTo(out.path, homes, agentDirs) : undefined);
   if (found === undefined) return undefined;
-  const why = `${escapeInline(path)} is ${found.agent}'s own instructions file in your home folder (${found.file}), which it loads by itself in every project as your words: this project's prompt, the repository's text in it, would be read as yours everywhere`;
+  const what = found.folder
+    ? `a file of ${found.agent}'s own instructions folder in ${found.where} (${found.file}), whose every file it loads by itself`
+    : `${found.agent}'s own instructions file in ${found.where} (${found.file}), which it loads by itself`;
+  const why = `${escapeInline(path)} is ${what} in every project as your words: this project's prompt, the repository's text in it, would be read as yours everywhere`;
   if (flags.untrusted === true) {
     throw new RefusedError(
       `${flag}: ${why}; not written, and --force does not write an untrusted project's prompt there: write it elsewhere and point the agent at it`,
@@ -710,26 +735,34 @@ function layerPlace(
 async function globalInstructionLedTo(
   write: string,
   homes: readonly string[],
-): Promise<{ agent: string; file: string } | undefined> {
+  agentDirs: readonly string[],
+): Promise<GlobalInstructionPlace | undefined> {
   const leads = linkLeads();
   const target = (await leads.path(resolve(write))).at;
   if (target === undefined) return undefined;
   const key = samePathKey(target);
-  for (const place of globalInstructionPlaces(homes)) {
+  for (const place of globalInstructionPlaces(homes, agentDirs)) {
     const at = (await leads.path(place.path)).at;
-    if (at !== undefined && samePathKey(at) === key) return place;
+    if (at !== undefined && placeHolds({ ...place, path: at }, key)) return place;
   }
   return undefined;
 }
 
 /**
- * Refuses a target outside the project that the render `prepared` reads for
- * the prompt's text (`renderReadTargets` and `reads` in src/author/watch/watch.ts,
- * watch's own test; and where those files' links lead, {@link readThroughLinks}):
- * your `~/.pi/agent/AGENTS.md`, `APPEND_SYSTEM.md`, `SYSTEM.md`, a context file
- * above the project, a file your options name; the next render would read the
- * repository's text there as that file's, yours. With `force` it is written
- * (decided, review rev92d F2, rev96d F1).
+ * Refuses a target that the render `prepared` reads for the prompt's text
+ * (`renderReadTargets` and `reads` in src/author/watch/watch.ts, watch's own
+ * test; and where those files' links lead, {@link readThroughLinks}): your
+ * `~/.pi/agent/AGENTS.md`, `APPEND_SYSTEM.md`, `SYSTEM.md`, a context file
+ * above the project, a file your options name; the next render would read
+ * the repository's text there as that file's, yours. With `force` it is
+ * written, with a warning (decided, review rev92d F2, rev96d F1). A target in
+ * the project is the repository's own file and written, but not one that is
+ * yours ({@link yourInputOf}: in the agent dir the render resolves, or named
+ * by `--system-prompt`/`--append-system-prompt`), wherever the project's root
+ * is found: an untrusted render never writes one of those, `--force` or not
+ * (decided, review rev101d F1: from a folder with no `.git` under a home kept
+ * in git, the home repository was the project and `-o ~/pi-agent/SYSTEM.md`
+ * was written as its own file).
  *
  * @throws RefusedError naming `flag` and the path as the user wrote it.
  */
@@ -740,19 +773,89 @@ export async function refuseRenderInput(
   shown: string,
   flag: string,
   force: unknown,
+  warn: (text: string) => void,
 ): Promise<void> {
   // A target the write refuses anyway (a link, a folder) is said by the write, as before; one in
-  // the project is the repository's own file (`.cursorrules`, its AGENTS.md), no text of yours.
-  if (force === true || (await writeProblem(write)) !== undefined) return;
+  // the project is the repository's own file (`.cursorrules`, its AGENTS.md), no text of yours,
+  // unless it is yours by where the render reads it from.
+  if ((await writeProblem(write)) !== undefined) return;
   const project = options.cwd === undefined ? undefined : await findProjectRoot(options.cwd);
-  if (project !== undefined && isWithin(write, project)) return;
-  // Loaded only for a named output: a render to standard output never asks.
-  const { reads, renderReadTargets } = await import("../../author/watch/watch.js");
-  const targets = await renderReadTargets(options, prepared);
-  if (!reads(targets, write) && !(await readThroughLinks(targets, write, project))) return;
-  throw new RefusedError(
-    `${flag}: ${escapeInline(shown)}: this render reads that file (a file of your agent dir, a context file, an import, a file a layer loads): the prompt written there, the repository's text in it, would be read as that file's by every later render; not written: pass --force to write it anyway`,
-  );
+  const yours = await yourInputOf(options, prepared, write);
+
+  if (yours === undefined && project !== undefined && isWithin(write, project)) return;
+  // Loaded only for a named output: a render to standard output never asks. A file of yours is
+  // read wherever it is (a project may hold your agent dir or the file you name; the render's
+  // targets in it are the project's folders as its door lists them).
+  if (yours === undefined) {
+    const { reads, renderReadTargets } = await import("../../author/watch/watch.js");
+    const targets = await renderReadTargets(options, prepared);
+    if (!reads(targets, write) && !(await readThroughLinks(targets, write, project))) return;
+  }
+  const why = `${escapeInline(shown)}: this render reads that file (${yours ?? "a file of your agent dir, a context file, an import, a file a layer loads"}): the prompt written there, the repository's text in it, would be read as that file's by every later render`;
+  const untrusted = prepared.opts?.trusted === false || options.projectTrusted === false;
+  if (yours !== undefined && untrusted) {
+    throw new RefusedError(
+      `${flag}: ${why}; not written, and --force does not write an untrusted project's prompt over a file of yours: write it elsewhere`,
+    );
+  }
+  if (force !== true) {
+    throw new RefusedError(`${flag}: ${why}; not written: pass --force to write it anyway`);
+  }
+  warn(`sysprompt: WARNING: ${flag}: ${why}; written there as --force asks\n`);
+}
+
+/**
+ * The folders of the agent dir whose files the render reads for the prompt's text, beside the
+ * files at its top: its layer's sections, partials, agent presets, rules and skills (not
+ * `prompts/`, slash-command templates: no text of the prompt).
+ */
+const AGENT_DIR_READ_FOLDERS: readonly string[] = [
+  "sections",
+  "partials",
+  "agents",
+  "rules",
+  "skills",
+];
+
+/**
+ * What makes `write` a file the render reads as yours, whatever project holds it, or undefined:
+ * a file at the top of the agent dir the render resolves or in one of its {@link
+ * AGENT_DIR_READ_FOLDERS}, or a file `--system-prompt` or `--append-system-prompt` names; each
+ * by its path and by the real path it leads to (review rev101d F1).
+ */
+async function yourInputOf(
+  options: SystemPromptOptions,
+  prepared: PreparedPrompt,
+  write: string,
+): Promise<string | undefined> {
+  const agentDir = prepared.opts?.agentDir ?? resolveCommonPaths(options).agentDir;
+  const named = [
+    prepared.opts?.systemPrompt?.path,
+    ...(prepared.opts?.appendSystemPrompt ?? []).map((p) => p.path),
+  ].filter((p): p is string => p !== undefined);
+  const leads = linkLeads();
+  const ledTo = async (p: string) => {
+    const at = (await leads.path(resolve(p))).at;
+    return at === undefined ? [resolve(p)] : [resolve(p), at];
+  };
+  const targets = (await ledTo(write)).map(samePathKey);
+  const read = new Set(AGENT_DIR_READ_FOLDERS.map(samePathKey));
+  for (const dir of (await ledTo(agentDir)).map(samePathKey)) {
+    const top = `${dir.replace(/\/$/, "")}/`;
+    const names = targets
+      .filter((t) => t.startsWith(top))
+      .map((t) => t.slice(top.length).split("/"));
+    if (names.some((n) => n.length === 1 || read.has(n[0] ?? ""))) {
+      return `a file of your agent dir ${escapeInline(agentDir)}`;
+    }
+  }
+  for (const p of named) {
+    const keys = (await ledTo(p)).map(samePathKey);
+    if (targets.some((t) => keys.includes(t))) {
+      return `a file --system-prompt or --append-system-prompt names, ${escapeInline(p)}`;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -962,6 +1065,8 @@ async function refuseNamedOutput(
     passwd: string;
     flag: string;
     warn: (text: string) => void;
+    /** `process.platform`'s value for the machine (`darwin`: `~/Library` is a dot folder). */
+    platform: string;
   },
 ): Promise<PromptFolder | undefined> {
   const real = async (p: string) => {
@@ -994,6 +1099,17 @@ async function refuseNamedOutput(
   const targets = named.map((n) => n.path);
   const said = <T>(judge: (t: string) => T | undefined, names = true) =>
     saidOf(named, judge, names);
+  // sysprompt's cache folder, by its path and its real path, the target as written and by its
+  // folder's real path (review rev101d F5); one that is your home folder or holds it is none.
+  const caches = [where.cacheRoot, await realpath(where.cacheRoot).catch(() => where.cacheRoot)];
+  const inCache =
+    !caches.some(holdsHome) &&
+    written.some((t) => caches.some((c) => t !== c && isWithin(resolve(t), c)));
+  if (inCache) {
+    throw new RefusedError(
+      `${where.flag}: ${path}: a file in sysprompt's cache folder (${escapeInline(where.cacheRoot)}), where sysprompt keeps its caches and each project's export file (export/<agent>/<project>/), which that project's agent reads as its system prompt: not written (another project's export, or a cache file, would be replaced by this project's prompt); write the prompt to a file of its own, or for export leave out --out`,
+    );
+  }
   const system = await systemFolders(where.env, where.home);
   const inSystem = said((t) => systemFileOf(t, system));
   if (inSystem !== undefined) {
@@ -1044,7 +1160,7 @@ async function refuseNamedOutput(
   const found = judged.map((t) => agentFileOf(t, isTop)).find(defined);
   if (found === undefined) {
     // An agent's settings file is said as such first (`~/.claude.json`, gemini's `~/.env`).
-    const dotted = said((t) => homeDotNameOf(t, where.home, own), false);
+    const dotted = said((t) => homeDotNameOf(t, where.home, own, where.platform), false);
     if (dotted !== undefined) {
       throw new RefusedError(
         `${where.flag}: ${path}: ${dotted} in your home folder, where such files are programs' configuration (start-up files, rc files, hooks): not written (the prompt holds a repository's text); write the prompt to a file of its own (a path with no dot-name below your home folder, or for export none: the default export folder)`,
@@ -1062,7 +1178,9 @@ async function refuseNamedOutput(
           ...written.map((t) => ({ path: t, by: undefined, namesOnly: undefined })),
           ...(inside ? await spelledInHome(resolved, other.home, {}, look, whose) : []),
         ],
-        (t) => homeDotNameOf(t, other.home, []) ?? homeDotNameOf(t, other.real, []),
+        (t) =>
+          homeDotNameOf(t, other.home, [], where.platform) ??
+          homeDotNameOf(t, other.real, [], where.platform),
         false,
       );
       if (theirs !== undefined) {
@@ -1495,6 +1613,13 @@ function namedLike(file: string, name: string): boolean {
 }
 
 /**
+ * The folders of macOS's `~/Library` that hold your documents, not programs' configuration:
+ * iCloud Drive's `Mobile Documents/` and the cloud drives' `CloudStorage/` (Dropbox, OneDrive),
+ * where projects are kept. Compared by {@link nameKey}.
+ */
+const SYNCED_IN_LIBRARY: readonly string[] = ["mobile documents", "cloudstorage"];
+
+/**
  * What makes `path` a dot-name path under `home` (`a file named .gdbinit`,
  * `a file in the folder .config`), or undefined: its name, or a folder's on
  * its way below your home folder, starts with `.`. Programs read their
@@ -1505,12 +1630,16 @@ function namedLike(file: string, name: string): boolean {
  * what is below it (the default export folder), your agents' folders
  * ({@link AGENT_FOLDERS}, pi's agent dir: {@link agentFileOf} allows only
  * their instructions files and prompt folders there), given in `own`. Your
- * home folder itself, as a path, holds no dot-name.
+ * home folder itself, as a path, holds no dot-name. On macOS (`platform`
+ * darwin) `~/Library` is one as well: programs' per-user configuration lies
+ * there, not in dot folders (`LaunchAgents/`, `Application Support/Code/User/`,
+ * `Application Support/Claude/`; review rev101d F3).
  */
 export function homeDotNameOf(
   path: string,
   home: string,
   own: readonly string[],
+  platform: string = process.platform,
 ): string | undefined {
   if (path === home || !isWithin(path, home)) return undefined;
   if (own.some((o) => path === o || isWithin(path, o))) return undefined;
@@ -1519,7 +1648,11 @@ export function homeDotNameOf(
   );
   if (agentFolders.some((f) => isWithin(path, f))) return undefined;
   const names = relative(home, path).split(sep);
-  const at = names.findIndex((n) => n.startsWith("."));
+  const library =
+    platform === "darwin" &&
+    nameKey(names[0] ?? "") === "library" &&
+    !SYNCED_IN_LIBRARY.includes(nameKey(names[1] ?? ""));
+  const at = library ? 0 : names.findIndex((n) => n.startsWith("."));
   if (at < 0) return undefined;
   const name = names[at] ?? "";
   return at === names.length - 1 ? `a file named ${name}` : `a file in the folder ${name}`;

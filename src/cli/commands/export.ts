@@ -367,6 +367,7 @@ export async function exportCommand(flags: ExportFlags, io: CliIo): Promise<numb
       flags.out,
       "export",
       flags.force,
+      io.stderr,
     );
   }
   const result = renderPrepared(prepared);

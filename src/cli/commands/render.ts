@@ -101,6 +101,7 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
       flags.output,
       "--output",
       flags.force,
+      io.stderr,
     );
   }
   try {

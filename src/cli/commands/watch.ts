@@ -7,12 +7,15 @@ import { escapeInline } from "../../_text.js";
 import { linePatch } from "../../_text-diff.js";
 import type { WatchRender } from "../../author/index.js";
 import { watchPrompt } from "../../author/index.js";
+import { runStep } from "../../gather/deadline.js";
 import { resolveRenderOptions } from "../../render-options.js";
+import { preparePrompt } from "../../render-system-prompt.js";
 import type { Diagnostic, RenderedSection } from "../../types.js";
 import { type Palette, paletteFor } from "../colors.js";
 import { formatDiagnostics } from "../format.js";
 import { type CliIo, EXIT_PROBLEMS, UsageError, untilStopped } from "../io.js";
 import { type RenderFlags, toRenderOptions } from "../options.js";
+import { refuseRenderInput } from "./_output-file.js";
 import { showPath } from "./_show-path.js";
 import {
   type ExportFlags,
@@ -59,6 +62,19 @@ export async function watchCommand(flags: WatchFlags, io: CliIo): Promise<number
     io.stderr(formatDiagnostics(target.diagnostics, paint.level));
     io.stderr(target.notExported);
     return EXIT_PROBLEMS;
+  }
+  if (target && flags.out !== undefined) {
+    // As `export --out`: a file this render reads is refused, yours even in the project (rev101d F1).
+    const prepared = await preparePrompt(options, runStep, "cli");
+    await refuseRenderInput(
+      options,
+      prepared,
+      target.write ?? target.path,
+      flags.out,
+      "export",
+      flags.force,
+      io.stderr,
+    );
   }
   if (target)
     io.stdout(

@@ -540,7 +540,8 @@ export const RULE_LOCATION_LEVELS: number = maxOf(
  * sysprompt declares no rule format for and does not read: Goose's `.goosehints`, Junie's
  * `.junie/guidelines.md`, Amazon Q's `.amazonq/rules/` (Markdown, any depth), Trae's
  * `.trae/rules/`, Augment's `.augment/rules/` and `.augment-guidelines`, OpenHands'
- * `.openhands/microagents/`. Not read as rules; known so that {@link ruleLocationOf}, and so
+ * `.openhands/microagents/`, Qwen Code's `QWEN.md`, Crush's `CRUSH.md`, Warp's `WARP.md`,
+ * Firebase Studio's `.idx/airules.md`. Not read as rules; known so that {@link ruleLocationOf}, and so
  * `-o`/`--out`, treats them as the declared formats' places: another project's is refused
  * (decided, review rev99a F4). A format declared for one later moves from here to
  * {@link RULE_FORMATS}.
@@ -565,6 +566,13 @@ export const UNDECLARED_AGENT_PLACES: readonly {
     agent: "OpenHands",
     location: { rel: ".openhands/microagents", kind: "dir", recursive: true, match: md },
   },
+  // Review rev101d F4: Qwen Code's QWEN.md (a Gemini CLI fork: from the working folder up and
+  // below it), Crush's CRUSH.md, Warp's WARP.md (a project's rules), Firebase Studio's
+  // `.idx/airules.md`; `.openhands/microagents/repo.md` is above.
+  { agent: "Qwen Code", location: { rel: "QWEN.md", kind: "file" } },
+  { agent: "Crush", location: { rel: "CRUSH.md", kind: "file" } },
+  { agent: "Warp", location: { rel: "WARP.md", kind: "file" } },
+  { agent: "Firebase Studio", location: { rel: ".idx/airules.md", kind: "file" } },
 ];
 
 /** Where {@link ruleLocationOf} found a path: the format, its location and the folder it is looked for in. */
