@@ -61,7 +61,9 @@ describe("hostile repository: a clone's many names never push yours out of the e
     const kept = readExportNames("codex", where);
     expect(kept.own).toContain("deploy_rules");
     expect(kept.own).not.toContain("clone_0");
-    expect(kept.project.length).toBeGreaterThan(4_000);
+    // The clone's names fill the render's room (MAX_PROJECT_NAMES, 4,096, the names every render
+    // knows among them: the hosts' elements and the builtins').
+    expect(kept.project.length).toBeGreaterThan(3_900);
   });
 
   it("projects' long names fill their list within its bytes: the file still reads, yours kept", () => {
