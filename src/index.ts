@@ -136,6 +136,7 @@ export {
 export {
   type ExpandSkillOptions,
   expandSkillCommand,
+  expandSkillCommandAsync,
   formatSkillsForPrompt,
   loadSkills,
   type Skill,

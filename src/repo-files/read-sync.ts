@@ -87,7 +87,7 @@ const UNTRUSTED_CHECKOUT: Refusal = {
   reason: "private",
   code: "file-private",
   message:
-    "it lies in a checkout, whose private files an untrusted render keeps out, and a synchronous read (loadPromptTemplatesSync, a skill's expansion) cannot check them; the asynchronous loaders (loadPromptTemplates, loadSkills) read it through that checkout's door",
+    "it lies in a checkout, whose private files an untrusted render keeps out, and a synchronous read (loadPromptTemplatesSync, a skill's expansion) cannot check them; the asynchronous loaders (loadPromptTemplates, loadSkills) and expandSkillCommandAsync (`sysprompt expand`) read it through that checkout's door",
 };
 
 /**

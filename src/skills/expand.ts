@@ -10,7 +10,14 @@ import {
   xmlNameText,
 } from "../_prompt-text.js";
 import { resolveCommonPaths } from "../locate/layers.js";
-import { ownFilesOfSync, projectReachSync, readRepoTextSync } from "../repo-files/index.js";
+import {
+  ownFilesOf,
+  ownFilesOfSync,
+  projectReachSync,
+  type RepoText,
+  readRepoText,
+  readRepoTextSync,
+} from "../repo-files/index.js";
 import type { Diagnostic } from "../types.js";
 import type { LoadSkillsOptions, Skill } from "./types.js";
 
@@ -18,7 +25,8 @@ import type { LoadSkillsOptions, Skill } from "./types.js";
  * The session's project, as given to {@link loadSkills}: a project's skill is
  * read again within it. `onDiagnostic`: told when the skill's text falls back
  * (markup written `&lt;` so that the user's request after it is shown): a
- * `skill-markup-as-text` warning naming its file.
+ * `skill-markup-as-text` warning naming its file; and why its file was not
+ * read (a refusal's or a failed read's diagnostics), when it was not.
  */
 export type ExpandSkillOptions = Pick<
   LoadSkillsOptions,
@@ -45,7 +53,8 @@ const COMMAND = /^\/skill:(\S+)(?:\s+([\s\S]*))?$/;
  * user's request. The skill file is read now, so the latest version is used;
  * hidden skills (`disableModelInvocation`) can still be invoked by the user.
  * Text that is not a skill command, an unknown name or a file that cannot be
- * read leaves `text` unchanged. A project's skill is read within the project
+ * read leaves `text` unchanged (why the file was not read told to
+ * `onDiagnostic`). A project's skill is read within the project
  * of `options.cwd` (the options given to `loadSkills`; default the current
  * folder), never one found from the skill's own folder.
  */
@@ -54,24 +63,81 @@ export function expandSkillCommand(
   skills: readonly Skill[],
   options: ExpandSkillOptions = {},
 ): string {
+  const command = skillCommand(text, skills);
+  if (!command) return text;
+  return expandRead(text, command, readSkillSync(command.skill, options), options);
+}
+
+/**
+ * {@link expandSkillCommand}, your skill read through the asynchronous door
+ * (`ownFilesOf`, as {@link loadSkills} read it): one whose real path lies in a
+ * checkout is read under an untrusted render too, the checkout's private files
+ * (its ignore rules) refused, which the synchronous door cannot ask and so
+ * refuses the file whole (`sysprompt expand`, review rev102a F2). A project's
+ * skill is read as {@link expandSkillCommand} reads it.
+ */
+export async function expandSkillCommandAsync(
+  text: string,
+  skills: readonly Skill[],
+  options: ExpandSkillOptions = {},
+): Promise<string> {
+  const command = skillCommand(text, skills);
+  if (!command) return text;
+  const { skill } = command;
+  let read: RepoText;
+  if (skill.source === "project") read = readSkillSync(skill, options);
+  else {
+    const { agentDir, home } = resolveCommonPaths(options);
+    const own = await ownFilesOf(agentDir, { home, trusted: options.projectTrusted !== false });
+    read = await readRepoText(skill.filePath, { own });
+  }
+  return expandRead(text, command, read, options);
+}
+
+/** The skill `/skill:name rest` names, and `rest`; undefined when `text` is no such command. */
+function skillCommand(
+  text: string,
+  skills: readonly Skill[],
+): { skill: Skill; rest: string } | undefined {
   const match = COMMAND.exec(text);
-  if (!match?.[1]) return text;
+  if (!match?.[1]) return undefined;
   const name = match[1];
-  const rest = (match[2] ?? "").trim();
   const skill = skills.find((s) => s.name === name);
-  if (!skill) return text;
-  // A project's skill is read again within the session's project, as loadSkills read it:
-  // found from the skill's own folder, a .git above a ceiling (or a home other than
-  // the session's) would widen it, and a SKILL.md swapped since for a link would be read.
-  // Your skill (yours, or one you named out of the project): one whose real path lies in a
-  // checkout is read through that checkout's door, as loadSkills reads it (review rev98a F1).
-  const read = readRepoTextSync(
+  return skill && { skill, rest: (match[2] ?? "").trim() };
+}
+
+/**
+ * The skill's file read again by the synchronous door. A project's skill is read again within
+ * the session's project, as loadSkills read it: found from the skill's own folder, a .git above
+ * a ceiling (or a home other than the session's) would widen it, and a SKILL.md swapped since
+ * for a link would be read. Your skill (yours, or one you named out of the project): one whose
+ * real path lies in a checkout is read through that checkout's door, as loadSkills reads it
+ * (review rev98a F1).
+ */
+function readSkillSync(skill: Skill, options: ExpandSkillOptions): RepoText {
+  return readRepoTextSync(
     skill.filePath,
     skill.source === "project"
       ? { reach: sessionReach(options, skill.filePath) }
       : { own: yourFiles(options) },
   );
-  if (!read.ok) return text;
+}
+
+/**
+ * The expansion of the skill's text `read`; `text` as it was when it could not be read, the
+ * refusal's diagnostics told to `onDiagnostic` (never dropped: an untrusted render's skill of
+ * yours in a checkout came back unexpanded with no word of why, review rev102a F2).
+ */
+function expandRead(
+  text: string,
+  { skill, rest }: { skill: Skill; rest: string },
+  read: RepoText,
+  options: ExpandSkillOptions,
+): string {
+  if (!read.ok) {
+    for (const d of read.diagnostics) options.onDiagnostic?.(d);
+    return text;
+  }
   // The skill's text is the skill's: it cannot close the element and write
   // "The user's request:" after it, nor leave a fence or comment open over it.
   // Its markup written as text where it cannot be closed so is said (fx77c).

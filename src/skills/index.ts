@@ -1,5 +1,9 @@
 export { MAX_SKILL_FOLDER_ENTRIES, SKILL_FILE } from "./_walk.js";
-export { type ExpandSkillOptions, expandSkillCommand } from "./expand.js";
+export {
+  type ExpandSkillOptions,
+  expandSkillCommand,
+  expandSkillCommandAsync,
+} from "./expand.js";
 export { formatSkillsForPrompt } from "./format.js";
 export { loadSkillFromFile, loadSkills, loadSkillsFromDir, skillRoots } from "./load.js";
 export type {

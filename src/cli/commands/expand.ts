@@ -4,7 +4,7 @@ import { capMessage } from "../../engine/index.js";
 import type { PromptTemplate } from "../../prompt-templates/index.js";
 import { expandPromptTemplateResult, splitSlashCommand } from "../../prompt-templates/index.js";
 import type { Skill } from "../../skills/index.js";
-import { expandSkillCommand } from "../../skills/index.js";
+import { expandSkillCommandAsync } from "../../skills/index.js";
 import type { Diagnostic } from "../../types.js";
 import { formatDiagnostics } from "../format.js";
 import { type CliIo, EXIT_PROBLEMS, exitCodeFor, UsageError } from "../io.js";
@@ -26,7 +26,9 @@ export async function expandCommand(
 ): Promise<number> {
   const { templates, skills, hints, project } = await loadResources(flags, io);
   const told: Diagnostic[] = [];
-  const viaSkill = expandSkillCommand(text, skills.skills, {
+  // Read through the asynchronous door, as loadSkills read it: under --untrusted your skill in a
+  // checkout of yours is read with that checkout's private files refused (review rev102a F2).
+  const viaSkill = await expandSkillCommandAsync(text, skills.skills, {
     ...project,
     onDiagnostic: (d) => told.push(d),
   });
