@@ -46,11 +46,13 @@ describe("hostile repository: a link destination `<table>` is a URL, not a table
     const root = tempDir();
     writeFiles(root, {
       "project/.git/HEAD": "ref: refs/heads/main\n",
-      "project/AGENTS.md": `${INLINE}\n`,
+      "project/AGENTS.md": `${INLINE}\n\n[spec]: <table>\n\nTail [spec] here.\n`,
     });
     const result = await renderSystemPrompt(pinned(root, { projectTrusted: false }));
     expect(result.text).toContain("Read [the spec](<table>) first.");
     expect(result.text).toContain("Build [fast </p><table> now]");
+    // Its definition is made text, its destination with it: no live table (was `\[spec]: </p><table>`).
+    expect(result.text).toContain("\\[spec]: &lt;table>");
   });
 });
 
