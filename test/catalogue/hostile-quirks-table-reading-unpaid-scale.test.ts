@@ -71,10 +71,11 @@ describe("hostile repository: the `<table`-in-`<p>` reading is charged to the te
       const options = pinned(root, { projectTrusted: true, deadlineMs: 30_000 });
       return cpuTimed(() => renderSystemPrompt(options));
     };
-    const table = await render(BIG);
+    // The text with no table first: it loads the pipeline, and is the figure to compare with.
     const plain = await render(PLAIN);
+    const table = await render(BIG);
     expect(table.value.text).not.toContain("&lt;/p>");
-    // Before: 4-5 s of CPU here against under 2 s with no table (four readings of 900 KB).
-    expect(table.cpuMs).toBeLessThan(1.6 * plain.cpuMs + 500);
+    // Before: some 4 s of CPU more than with no table (four readings of 900 KB, thrown away).
+    expect(table.cpuMs).toBeLessThan(2 * plain.cpuMs + 500);
   });
 });
