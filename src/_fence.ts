@@ -39,10 +39,10 @@ import {
   followingShown,
   MAX_CLOSER_CHARS,
   paidCheck,
-  quirksTableStarts,
+  quirksTableStartsInCheck,
   rawHidingTags,
   rawMarkupCloser,
-  tablesOutOfParagraphs,
+  tablesApartInCheck,
   unendedMarkupAt,
   withCheckBudget,
   withOneRender,
@@ -688,15 +688,15 @@ export function closedOpenToYours(
   };
   const once = { ...options, onEscaped };
   // No code span or table cell of its own takes your words either; yours is as you wrote it.
-  // Its `<table` start tags out of any `<p>` first (rev97a F1), as the closers would write them:
-  // the one render below then judges the text they close (a text they change is rendered again).
-  const held =
-    options.unread === undefined ? tablesOutOfParagraphs(endTakesNoneOfYours(text)) : text;
-  const close = () => closeOpenBlocksOnOwnLine(held, once);
+  const held = options.unread === undefined ? endTakesNoneOfYours(text) : text;
+  // Its `<table` start tags out of any `<p>` (rev97a F1) last, in the check, on what the closers
+  // and the last line's escape left (rev101b F1, F2): no fallback writes that `</p>` as text.
+  const close = () => closedOnOwnLine(held, once, false);
+  const apart = (t: string) => (options.unread === undefined ? tablesApartInCheck(t) : t);
   // One render judges your words after it and a paragraph after it, where both are shown.
   return paidCheck(
     held,
-    () => withOneRender(held, joiner, () => lastLineOpenToYours(close(), joiner, onEscaped)),
+    () => apart(withOneRender(held, joiner, () => lastLineOpenToYours(close(), joiner, onEscaped))),
     close,
     options.unread !== undefined,
   );
@@ -1076,16 +1076,38 @@ export function closeOpenBlocks(
   return closedBlocks(text, joined, options).text;
 }
 
-/** {@link closeOpenBlocks}, and whether it only wrote `<` as text (`bare`: no line added, `text` was changed by no closer). */
+/**
+ * {@link closeOpenBlocks}, and whether it only wrote `<` as text (`bare`: no line added, `text` was
+ * changed by no closer). A text not yours has no `<table` start tag while a `<p>` is open, which a
+ * page without a doctype reads otherwise (rev93h F2, rev97a F1): a `</p>` is written before it
+ * ({@link tablesApartInCheck}), on the final text (rev99b F1: a `<` the closers wrote as text may
+ * have hidden one), in its check: one {@link paidCheck} pays the closers' check and that reading,
+ * and refused, neither is done and every `<` of the text as written is `&lt;` (rev101b F1, F2).
+ * `apart`: false where the caller writes the `</p>` itself ({@link closedOpenToYours}, after
+ * its last line's escape).
+ */
 function closedBlocks(
   text: string,
   joined: TextStart,
   options: OpenToYoursOptions | undefined,
+  apart = true,
 ): { text: string; bare: boolean } {
-  // A text not yours: no raw `<` in a GFM table's lines, which CommonMark's check cannot see (rev65b F1),
-  // and no `<table` start tag while a `<p>` is open, which a page without a doctype reads otherwise
-  // (rev93h F2, rev97a F1): a `</p>` is written before it.
-  const read = options?.unread === undefined ? tablesOutOfParagraphs(tableRunsAsText(text)) : text;
+  if (!apart || options?.unread !== undefined || !/<table/i.test(text))
+    return closersOf(text, joined, options, false);
+  const run = () => closersOf(text, joined, options, true);
+  return paidCheck(text, run, run);
+}
+
+/** {@link closedBlocks}' closers; `readTables`: the final text's tables out of any `<p>` where its check is paid. */
+function closersOf(
+  text: string,
+  joined: TextStart,
+  options: OpenToYoursOptions | undefined,
+  readTables: boolean,
+): { text: string; bare: boolean } {
+  const tablesApart = (t: string) => (readTables ? tablesApartInCheck(t) : t);
+  // A text not yours: no raw `<` in a GFM table's lines, which CommonMark's check cannot see (rev65b F1).
+  const read = options?.unread === undefined ? tableRunsAsText(text) : text;
   const close = (t: string) => closeOpenComment(closeOpenFence(t, joined));
   if (options?.unread !== undefined) {
     const closed = closeHiddenRuns(close(read), { withLine, close }, options);
@@ -1113,7 +1135,7 @@ function closedBlocks(
   );
   if (ended === closed) {
     if (judged !== read) options?.onEscaped?.();
-    const apart = tablesApart(read, closed);
+    const apart = tablesApart(closed);
     return { text: apart, bare: unclosed && apart === closed };
   }
   // Only closed (a formatting element a raw reader opens again): no word, as the closers say none.
@@ -1121,24 +1143,8 @@ function closedBlocks(
   // Its `<` written `&lt;`, what the tag held is Markdown: a fence line that was in its HTML
   // block opens a fence, a `<span hidden>` in its quoted value is an element. Closed again.
   const reclosed = withoutUnendedTag(closeHiddenRuns(close(ended), { withLine, close }, options));
-  const apart = tablesApart(read, reclosed);
+  const apart = tablesApart(reclosed);
   return { text: apart, bare: unclosed && !lined && reclosed === ended && apart === reclosed };
-}
-
-/**
- * `closed` (what the closers made of `read`, whose `<table` start tags are out
- * of any `<p>` already) with the same rule kept on it: a `<` the closers wrote
- * as text (`<![CDATA[`, `<a title='`, `<svg>`) may have hidden a `<table` from
- * the first reading (a bogus comment, an attribute's value) that is now a
- * start tag while a `<p>` is open (review rev99b F1): {@link tablesOutOfParagraphs}
- * reads the final text again, so the order of the two rules cannot matter. A
- * text the closers only added lines to keeps its tables as they were read.
- * {@link tablesOutOfParagraphs} adds no `</p>` where one is, so this is its
- * fixed point.
- */
-function tablesApart(read: string, closed: string): string {
-  if (closed.startsWith(read) || !/<table/i.test(closed)) return closed;
-  return tablesOutOfParagraphs(closed);
 }
 
 /**
@@ -1204,9 +1210,18 @@ function withoutUnendedTag(text: string, beforeClosers = false): string {
  * ({@link closeHiddenRuns}: kept as written where its elements cannot be read).
  */
 export function closeOpenBlocksOnOwnLine(text: string, options?: OpenToYoursOptions): string {
+  return closedOnOwnLine(text, options, true);
+}
+
+/** {@link closeOpenBlocksOnOwnLine}; `apart` as {@link closedBlocks} takes it. */
+function closedOnOwnLine(
+  text: string,
+  options: OpenToYoursOptions | undefined,
+  apart: boolean,
+): string {
   // A tag written as text, and no closer (`see &lt;span hidden`), needs no line of its own:
   // the words printed after it go on its line as they would have.
-  const { text: closed, bare } = closedBlocks(text, "either", options);
+  const { text: closed, bare } = closedBlocks(text, "either", options, apart);
   if (!bare) return `${closed}\n`;
   // A link definition's title left open takes the lines after it as its own: a blank
   // line ends it (rev58c F4).
@@ -1399,8 +1414,7 @@ export const HOST_RESULT_CHECK_CHARS = 256 * 1024;
  * `&lt;`, asks {@link blockClosingAfter} and {@link hiddenClosingAfter} apart.
  */
 export function hostClosingAfter(before: string): string | undefined {
-  const closed = hostClosersOf(before);
-  return closed === undefined ? undefined : closed + quirksEndTags(before, closed);
+  return hostClosersOf(before);
 }
 
 /**
@@ -1415,14 +1429,19 @@ export function hostClosingAfter(before: string): string | undefined {
  */
 const QUIRKS_END_TAGS = `</a>${"</em></strong></s>".repeat(3)}</p>`;
 
-/** {@link QUIRKS_END_TAGS} on a closer line of its own after `before` and its closers, or "". */
+/**
+ * {@link QUIRKS_END_TAGS} on a closer line of its own after `before` and its closers, or "".
+ * Read in the call's check ({@link quirksTableStartsInCheck}, charged to its budget); where that
+ * check is refused, `before` is not read and a `<table` in it gets them all the same (rev101b F1).
+ */
 function quirksEndTags(before: string, closer: string): string {
-  if (quirksTableStarts(before).length === 0) return "";
+  const places = quirksTableStartsInCheck(before);
+  if (places === undefined ? !/<table/i.test(before) : places.length === 0) return "";
   const text = before + closer;
   return withLine(text, `${EMPTY_COMMENT}${QUIRKS_END_TAGS}`).slice(text.length);
 }
 
-/** {@link hostClosingAfter} without {@link QUIRKS_END_TAGS}: the closers of the text read as a fragment. */
+/** {@link hostClosingAfter}: the closers of the text read as a fragment, then {@link QUIRKS_END_TAGS} where they are needed. */
 function hostClosersOf(before: string): string | undefined {
   const closer = closersAfter(before, "");
   if (closer !== undefined && rawMarkupCloser(before + closer) === "") return closer;
@@ -1446,7 +1465,8 @@ function closersAfter(before: string, token: string): string | undefined {
     const hidden = hiddenClosingAfter(blocks);
     if (hidden === undefined) return undefined;
     const closed = raw ? withRawEndTags(blocks + hidden) : blocks + hidden;
-    return closed?.slice(before.length);
+    const closer = closed?.slice(before.length);
+    return closer === undefined ? undefined : closer + quirksEndTags(before, closer);
   };
   return withCheckBudget(
     () =>

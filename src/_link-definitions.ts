@@ -12,6 +12,10 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
+const LINE_FEED = 0x0a;
+const SPACE = 0x20;
+const TAB = 0x09;
+const LESS_THAN = 0x3c;
 
 /**
  * `text` with the `[` of each line that may start a link reference definition
@@ -75,9 +79,32 @@ export function withoutLinkDefinitions(text: string): string {
   for (const start of at) {
     parts.push(text.slice(copied, start), "\\");
     copied = start;
+    // Its destination in angle brackets on the label's line is a URL: made text with the label,
+    // not a tag (rev101b F3: `\[spec]: <table>` was a live table in a paragraph).
+    const lt = angleDestinationOnLine(text, start);
+    if (lt !== -1) {
+      parts.push(text.slice(copied, lt), "&lt;");
+      copied = lt + 1;
+    }
   }
   parts.push(text.slice(copied));
   return parts.join("");
+}
+
+/** The `<` of a destination in angle brackets after the label opened at `start` and its `]:`, on its line and after blanks only; -1 when none. */
+function angleDestinationOnLine(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === BACKSLASH) i++;
+    else if (code === LINE_FEED || code === OPEN_BRACKET) return -1;
+    else if (code === CLOSE_BRACKET) {
+      if (text.charCodeAt(i + 1) !== COLON) return -1;
+      let at = i + 2;
+      while (text.charCodeAt(at) === SPACE || text.charCodeAt(at) === TAB) at++;
+      return text.charCodeAt(at) === LESS_THAN ? at : -1;
+    }
+  }
+  return -1;
 }
 
 /** Whether the label opened just before `from` ends in `]:` on the line `[from, to)`, or runs past it. */

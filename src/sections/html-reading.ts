@@ -269,7 +269,11 @@ export function quirksTableStarts(text: string): number[] {
  * markup (`<table title='<!--'>`), and show a table's cells as words.
  */
 export function tablesOutOfParagraphs(text: string): string {
-  const places = quirksTableStarts(text);
+  return paragraphEndsAt(text, quirksTableStarts(text));
+}
+
+/** `text` with {@link PARAGRAPH_END} written before each of `places`, but where one stands. */
+function paragraphEndsAt(text: string, places: readonly number[]): string {
   if (places.length === 0) return text;
   let out = "";
   let copied = 0;
@@ -280,6 +284,39 @@ export function tablesOutOfParagraphs(text: string): string {
     copied = place;
   }
   return out + text.slice(copied);
+}
+
+/**
+ * {@link tablesOutOfParagraphs} of `text` as the last step of the check of a
+ * text not yours, where that check is paid ({@link paidCheck}): the reading
+ * renders the Markdown and runs the tree builder over it, once more with
+ * scripts off for a `<noscript>` (about 1.2 s a MiB), so it is done only
+ * inside a running check that the scope's budget held, and charged to that
+ * budget on top of the check ({@link CheckBudget}: its characters and the
+ * render's stop time). Outside one (the check refused: past the budget or the
+ * stop time, a check budget of 0, a text cut at its cap, a skill's expansion
+ * or a hook's text over what an unscoped check takes) `text` is returned
+ * unread: its check's fallback wrote every `<` of the original as text, so no
+ * `<table` of it is left, nor a `</p>` it never had (review rev101b F1, F2).
+ * Run on the final text, after every fallback of the check: none of them
+ * writes an added `</p>` as text.
+ */
+export function tablesApartInCheck(text: string): string {
+  const places = quirksTableStartsInCheck(text);
+  return places === undefined ? text : paragraphEndsAt(text, places);
+}
+
+/**
+ * {@link quirksTableStarts} of `text` inside a paid check (charged, as
+ * {@link tablesApartInCheck} says), or undefined outside one (not read); []
+ * for a text with no `<table`.
+ */
+export function quirksTableStartsInCheck(text: string): number[] | undefined {
+  if (!/<table/i.test(text)) return [];
+  if (!paid) return undefined;
+  if (budget !== undefined && prepaid !== Number.POSITIVE_INFINITY)
+    budget.left = Math.max(0, budget.left - text.length);
+  return quirksTableStarts(text);
 }
 
 /** Whether {@link PARAGRAPH_END} (any case) is right before `at` in `text`. */

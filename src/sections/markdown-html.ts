@@ -193,9 +193,39 @@ function readInline(
   let specialUnended = false;
   let skipped = false;
   let run = 0;
-  let at = from;
+  // The link reference definitions it starts with: a destination's `<` is text (rev101b F3).
+  let at = definitionsEnd(text, from, to, mute);
+  // The link openers (`[`, `![`: true) not yet closed, as CommonMark's delimiter stack keeps them.
+  const openers: boolean[] = [];
+  const nextOf = nextFinder(text, to);
   while (at < to) {
     const code = text.charCodeAt(at);
+    if (code === 0x5b) {
+      openers.push(
+        at > from && text.charCodeAt(at - 1) === 0x21 && text.charCodeAt(at - 2) !== 0x5c,
+      );
+      at++;
+      continue;
+    }
+    if (code === 0x5d) {
+      // A link's destination in angle brackets (`[a](<table>)`): its `<` is text, no tag (rev101b
+      // F3). A link opener closed, a link or not, leaves none open before it (a link holds no link;
+      // one a reference may make is not told here): no later `](<` is taken for a destination then.
+      const image = openers.pop();
+      const link = image === undefined ? -1 : angleDestinationAt(text, at + 1, to, nextOf);
+      if (image === false) openers.length = 0;
+      if (link === -1) {
+        at++;
+        continue;
+      }
+      // Its destination and title are an attribute's value: nothing in them is markup, nor a `[`.
+      for (let i = at + 1; i < link; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 0x3c || c === 0x3e || c === 0x22) mute(i);
+      }
+      at = link;
+      continue;
+    }
     if (code === 0x5c) {
       // A backslash escape: the next character is text.
       const next = text[at + 1] ?? "";
@@ -251,7 +281,7 @@ function readInline(
     const link = URI_AUTOLINK.exec(text) ?? EMAIL_AUTOLINK.exec(text);
     at = link !== null && link.index + link[0].length <= to ? link.index + link[0].length : at + 1;
   }
-  // A link's destination in angle brackets (`[a](</div>)`): its end tag ends nothing.
+  // An end tag right after `](<` (`[a](</div>)`) ends nothing, a link or not: the safe side for an end tag.
   for (let lt = text.indexOf("](</", from); lt !== -1 && lt < to; lt = text.indexOf("](</", lt + 4))
     mute(lt + 2);
   return skipped;
@@ -268,14 +298,157 @@ function withoutQuoteMarks(text: string, mark: (at: number) => void): string {
   );
 }
 
-/** The next `\`, backtick, `<`, `>` or `"` from `at`, or `to`. */
+/** The next `\`, backtick, `<`, `>`, `"`, `[` or `]` from `at`, or `to`. */
 function nextSpecial(text: string, at: number, to: number): number {
   for (let i = at; i < to; i++) {
     const code = text.charCodeAt(i);
-    if (code === 0x5c || code === 0x60 || code === 0x3c || code === 0x3e || code === 0x22) return i;
+    if (
+      code === 0x5c ||
+      code === 0x60 ||
+      code === 0x3c ||
+      code === 0x3e ||
+      code === 0x22 ||
+      code === 0x5b ||
+      code === 0x5d
+    )
+      return i;
   }
   return to;
 }
+
+/**
+ * The next offset of a character in `text` before `to` from an offset on, or
+ * -1: each character's last answer kept, so asking from offsets that grow is
+ * linear in all.
+ */
+function nextFinder(text: string, to: number): (char: string, at: number) => number {
+  const last = new Map<string, { from: number; found: number }>();
+  return (char, at) => {
+    const known = last.get(char);
+    if (known !== undefined && known.from <= at && (known.found === -1 || at <= known.found))
+      return known.found;
+    const index = text.indexOf(char, at);
+    const found = index === -1 || index >= to ? -1 : index;
+    last.set(char, { from: at, found });
+    return found;
+  };
+}
+
+/** Blanks, with up to one line break among them, from `at`: where they end. */
+function blanksFrom(text: string, at: number, to: number): number {
+  let i = at;
+  while (i < to && (text[i] === " " || text[i] === "\t")) i++;
+  if (text[i] === "\r" && text[i + 1] === "\n") i += 2;
+  else if (text[i] === "\n" || text[i] === "\r") i++;
+  else return i;
+  while (i < to && (text[i] === " " || text[i] === "\t")) i++;
+  return i;
+}
+
+/**
+ * Where the `>` of a link destination in angle brackets starting at `lt` (a
+ * `<`) ends: no line break, no `<` or `>` but escaped; -1 when there is none.
+ */
+function angleEnd(text: string, lt: number, to: number): number {
+  for (let i = lt + 1; i < to; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x5c) i++;
+    else if (code === 0x3e) return i + 1;
+    else if (code === 0x3c || code === 0x0a || code === 0x0d) return -1;
+  }
+  return -1;
+}
+
+/**
+ * Where a link title from `at` (its quote or parenthesis) ends, just past it, or -1
+ * ({@link nextFinder}: a title with an escaped closer in it is not one here, the safe side).
+ */
+function titleEnd(text: string, at: number, next: (char: string, at: number) => number): number {
+  const open = text[at];
+  const close = open === "(" ? ")" : open;
+  if (close !== '"' && close !== "'" && close !== ")") return -1;
+  const found = next(close, at + 1);
+  return found === -1 ? -1 : found + 1;
+}
+
+/**
+ * Where an inline link with its destination in angle brackets ends (past its
+ * `)`), `at` just past its text's `]`: `(`, blanks, `<dest>`, a title after
+ * blanks or not, blanks, `)` (CommonMark's inline link), all before `to`; -1
+ * when that is not there, and an HTML reader reads what follows as it would.
+ */
+function angleDestinationAt(
+  text: string,
+  at: number,
+  to: number,
+  next: (char: string, at: number) => number,
+): number {
+  if (text[at] !== "(") return -1;
+  const lt = blanksFrom(text, at + 1, to);
+  if (text[lt] !== "<") return -1;
+  const gt = angleEnd(text, lt, to);
+  if (gt === -1) return -1;
+  let end = blanksFrom(text, gt, to);
+  if (end > gt && text[end] !== ")") {
+    const title = titleEnd(text, end, next);
+    if (title === -1) return -1;
+    end = blanksFrom(text, title, to);
+  }
+  return text[end] === ")" ? end + 1 : -1;
+}
+
+/**
+ * Where the link reference definitions `text` starts with (from `from`: a
+ * paragraph's text) end, each a line's start but for up to 3 spaces: `[label]:`,
+ * blanks, a destination, a title on its line or none, nothing after it on the
+ * line. The `<` of a destination in angle brackets is `mute`d: text to every
+ * renderer (rev101b F3: `[spec]: <table>`). A definition read otherwise (a
+ * title over lines) ends them: what follows is read as a paragraph's text.
+ */
+function definitionsEnd(
+  text: string,
+  from: number,
+  to: number,
+  mute: (at: number) => void,
+): number {
+  let at = from;
+  for (;;) {
+    DEFINITION_LABEL.lastIndex = at;
+    const label = DEFINITION_LABEL.exec(text);
+    if (label === null || at + label[0].length > to) return at;
+    const start = blanksFrom(text, at + label[0].length, to);
+    let end: number;
+    const angled = text[start] === "<";
+    if (angled) end = angleEnd(text, start, to);
+    else {
+      end = start;
+      while (end < to && !/[\s<]/.test(text[end] ?? " ")) end++;
+      if (end === start) end = -1;
+    }
+    if (end === -1) return at;
+    let after = end;
+    while (after < to && (text[after] === " " || text[after] === "\t")) after++;
+    if (after > end && (text[after] === '"' || text[after] === "'" || text[after] === "(")) {
+      const close = text[after] === "(" ? ")" : (text[after] as string);
+      let title = -1;
+      for (let i = after + 1; i < to && title === -1; i++) {
+        if (text[i] === "\\") i++;
+        else if (text[i] === "\n" || text[i] === "\r") break;
+        else if (text[i] === close) title = i + 1;
+      }
+      if (title === -1) return at;
+      after = title;
+      while (after < to && (text[after] === " " || text[after] === "\t")) after++;
+    }
+    if (after < to && text[after] !== "\n" && text[after] !== "\r") return at;
+    if (angled) mute(start);
+    if (after >= to) return to;
+    at = text[after] === "\r" && text[after + 1] === "\n" ? after + 2 : after + 1;
+  }
+}
+
+/** A link reference definition's label and colon, at a line's start (up to 3 spaces). Sticky. */
+const DEFINITION_LABEL = / {0,3}\[(?:[^[\]\\]|\\[\s\S]){1,999}\]:/y;
 
 /**
  * Where the raw HTML that starts at `lt` (a `<`) ends, just past it, when it
