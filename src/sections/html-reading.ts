@@ -239,7 +239,11 @@ export const PARAGRAPH_END = "</p>";
  */
 export function quirksTableStarts(text: string): number[] {
   if (!/<table/i.test(text)) return [];
-  const every = () => [...text.matchAll(TABLE_START)].map((m) => m.index);
+  // Past the reading's cap every `<table` is taken, but one a `</p>` already stands before (the
+  // text read before, rev99b F3). Only there: a place a reading returns has a `<p>` open at it,
+  // whatever stands before, a `</p>` inside a bogus comment or a tag's attribute too (rev102b F3).
+  const every = () =>
+    [...text.matchAll(TABLE_START)].map((m) => m.index).filter((at) => !endsParagraphAt(text, at));
   if (tooMuchHtml(text)) return every();
   const at = new Set<number>();
   try {
@@ -272,14 +276,12 @@ export function tablesOutOfParagraphs(text: string): string {
   return paragraphEndsAt(text, quirksTableStarts(text));
 }
 
-/** `text` with {@link PARAGRAPH_END} written before each of `places`, but where one stands. */
+/** `text` with {@link PARAGRAPH_END} written before each of `places`. */
 function paragraphEndsAt(text: string, places: readonly number[]): string {
   if (places.length === 0) return text;
   let out = "";
   let copied = 0;
   for (const place of places) {
-    // Written already (a text read twice, or every `<table` past the reading's cap): not again (rev99b F3).
-    if (endsParagraphAt(text, place)) continue;
     out += `${text.slice(copied, place)}${PARAGRAPH_END}`;
     copied = place;
   }

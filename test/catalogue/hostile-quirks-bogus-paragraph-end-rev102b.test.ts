@@ -1,0 +1,63 @@
+import { HtmlRenderer, Parser } from "commonmark";
+import { type DefaultTreeAdapterMap, parse } from "parse5";
+import { describe, expect, it } from "vitest";
+import { renderSystemPrompt } from "../../src/index.js";
+import { quirksTableStarts, tablesOutOfParagraphs } from "../../src/sections/html-reading.js";
+import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
+
+// Review rev102b F3 (medium): the rev99b F3 fix wrote no `</p>` before a `<table` where one
+// stood already, so that a text read twice had one. A `</p>` that closes nothing, inside a bogus
+// comment (`<!</p>`, `<?</p>`) or a start tag's attribute (`<a title=x</p>`), then kept the `<p>`
+// open at the `<table`: a page without a doctype opened the table in the `<p>`, and it held your
+// sections after. A place the reading returns has a `<p>` open at it, whatever stands before;
+// only the places taken past the reading's cap skip a `</p>` that stands.
+
+type Node = DefaultTreeAdapterMap["node"];
+
+const T = "<table><tr><td>y</td></tr></table>";
+
+const commonmark = (md: string) => new HtmlRenderer().render(new Parser().parse(md));
+
+/** The element path around `marker`'s text node, `html` parsed as a page without a doctype. */
+function quirksPath(html: string, marker: string): string | undefined {
+  let found: string | undefined;
+  const walk = (node: Node, path: string[]) => {
+    if (found !== undefined) return;
+    if (node.nodeName === "#text") {
+      if ((node as DefaultTreeAdapterMap["textNode"]).value.includes(marker))
+        found = path.join(">");
+      return;
+    }
+    const next = "tagName" in node ? [...path, node.tagName] : path;
+    for (const child of "childNodes" in node ? (node.childNodes as Node[]) : []) walk(child, next);
+  };
+  walk(parse(html), []);
+  return found;
+}
+
+const BOGUS_ENDS = ["<!</p>", "<?</p>", "<a title=x</p>", '<a title="x"</p>'];
+
+describe("hostile repository: a `</p>` that closes nothing keeps no `<p>` open at a `<table` (rev102b F3)", () => {
+  it.each(BOGUS_ENDS)(
+    "a trusted section's `<p>See %s<table>`: your section after it is apart",
+    async (bogus) => {
+      const root = tempDir();
+      writeFiles(root, {
+        "project/.git/HEAD": "ref: refs/heads/main\n",
+        "project/.pi/sections/notes.md": `---\norder: 50\n---\nBuild notes.\n\n<p>See ${bogus}${T}\n`,
+        "agent/sections/mine.md": "---\norder: 60\n---\nQzUserSection: never push to main.\n",
+      });
+      const result = await renderSystemPrompt(pinned(root, { projectTrusted: true }));
+      expect(result.text).toContain("<notes>");
+      expect(quirksTableStarts(result.text)).toEqual([]);
+      const path = quirksPath(commonmark(result.text), "QzUserSection") ?? "";
+      expect(path).not.toMatch(/(^|>)p>/);
+    },
+  );
+
+  it("a real `</p>` before the `<table` is not written twice", () => {
+    const text = `<p>See</p>${T}\n`;
+    expect(quirksTableStarts(text)).toEqual([]);
+    expect(tablesOutOfParagraphs(text)).toBe(text);
+  });
+});
