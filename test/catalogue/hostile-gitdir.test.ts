@@ -57,8 +57,8 @@ const cases: Case[] = [
   {
     name: ".git links to /dev/zero",
     build: (p) => symlinkSync("/dev/zero", dotGit(p)),
-    expected: (p) =>
-      left("git-gitfile", ".git is a link to something that is not a file or a folder", dotGit(p)),
+    // Outside the project: refused for where it leads before what it is (review rev102a F4).
+    expected: (p) => left("git-outside", outside("/dev/zero"), dotGit(p)),
   },
   {
     name: ".git links to itself (a loop)",
@@ -110,14 +110,15 @@ const cases: Case[] = [
   },
   {
     name: ".git file naming a FIFO",
-    build: (p, root) => {
-      execFileSync("mkfifo", [join(root, "pipe")]);
-      writeFileSync(dotGit(p), "gitdir: ../pipe\n");
+    build: (p) => {
+      // Inside the project: one outside is refused for where it leads (review rev102a F4).
+      execFileSync("mkfifo", [join(p, "pipe")]);
+      writeFileSync(dotGit(p), "gitdir: pipe\n");
     },
-    expected: (p, root) =>
+    expected: (p) =>
       left(
         "git-gitfile",
-        `.git names ${join(root, "pipe")}, which is not a folder that can be read`,
+        `.git names ${join(p, "pipe")}, which is not a folder that can be read`,
         dotGit(p),
         1,
       ),
@@ -125,10 +126,17 @@ const cases: Case[] = [
   {
     name: ".git file naming a missing folder",
     build: (p) => writeFileSync(dotGit(p), "gitdir: /nonexistent/repo/.git\n"),
+    // Refused as an existing folder outside is, or each render tells whether a path exists
+    // (review rev102a F4).
+    expected: (p) => left("git-outside", outside("/nonexistent/repo/.git"), dotGit(p), 1),
+  },
+  {
+    name: ".git file naming a missing folder inside the project",
+    build: (p) => writeFileSync(dotGit(p), "gitdir: gone/.git\n"),
     expected: (p) =>
       left(
         "git-gitfile",
-        ".git names /nonexistent/repo/.git, which is not a folder that can be read",
+        `.git names ${join(p, "gone/.git")}, which is not a folder that can be read`,
         dotGit(p),
         1,
       ),
@@ -210,12 +218,15 @@ const cases: Case[] = [
       writeFileSync(join(inside, ".git"), "gitdir: ../.git/modules/deps/lib\n");
     },
     cwd: (victim) => join(victim, "hostile"),
-    // Its work tree is deps/lib (the submodule's core.worktree), so git says the folder is outside any.
-    expected: (_p, _root, victim) => ({
-      level: "info",
-      code: "git-no-repository",
-      message: `${victim}/hostile is not in a git work tree (or git refused it); the git section is left out`,
-    }),
+    // Its work tree is deps/lib (the submodule's core.worktree), not this folder: refused before
+    // git runs, as any folder naming a submodule's git folder not its own (review rev102a F1).
+    expected: (_p, _root, victim) =>
+      left(
+        "git-outside",
+        outside(join(victim, ".git/modules/deps/lib")),
+        join(victim, "hostile/.git"),
+        1,
+      ),
   },
   {
     name: "a git folder posing as the working folder itself, its work tree the folder above",

@@ -57,6 +57,8 @@ function submodule(root: string): string {
   write(join(sub, "top-only.md"), "MARKER-EXCLUDED-TOP\n");
   write(join(sub, "deep", "top-only.md"), "MARKER-DEEP-EXCLUDE-OK\n");
   write(join(sub, ".git"), "gitdir: ../.git/modules/sub\n");
+  // As git writes it: the submodule's git folder names its work tree back (review rev102a F1).
+  write(join(root, ".git", "modules", "sub", "config"), "[core]\n\tworktree = ../../../sub\n");
   write(join(sub, "myprivate", "notes.md"), "MARKER-NOTES\n");
   write(join(sub, "config", "secrets.yml"), "MARKER-SECRETS\n");
   write(join(sub, "MY-GLOBAL.txt"), "MARKER-UNANCHORED\n");

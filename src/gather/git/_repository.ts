@@ -1,5 +1,5 @@
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
-import { lstat, realpath, stat } from "../../_io.js";
+import { lstat, readlink, realpath, stat } from "../../_io.js";
 import { isBelowCeiling, isWithin } from "../../_paths.js";
 import { oneLine } from "../../_prompt-text.js";
 import { readCappedText } from "../../repo-files/capped-read.js";
@@ -96,8 +96,9 @@ async function nearestDotGit(start: string, ceiling: string | undefined) {
  * door read). What a `.git` file, a link or a `commondir` names is accepted only when it lies
  * inside the folder holding `.git`, is a worktree whose admin folder links back to this `.git`
  * ({@link isWorktreeOf}), is a submodule's folder inside the git folder of the repository around
- * it (`outer`: that repository's folders, as the reader finds them), or is a folder the user
- * allowed; anything else (`gitdir: /home/you/priv/.git`) is another repository's, and no file in
+ * it (`outer`: that repository's folders, as the reader finds them) whose `core.worktree` names
+ * this folder back (review rev102a F1), or is a folder the user allowed; where it leads is judged
+ * before whether it exists (a missing folder outside is refused alike, rev102a F4); anything else (`gitdir: /home/you/priv/.git`) is another repository's, and no file in
  * it is read (review rev99a F7: the exclude file's reader resolved it on its own, with no test).
  */
 export async function gitFoldersAt(
@@ -118,12 +119,36 @@ export async function gitFoldersAt(
   if (o.budget?.signal?.aborted) return "late";
   const top = await realpath(dir).catch(() => undefined);
   if (top === undefined) return refuse("git-gitfile", "the folder holding .git cannot be resolved");
+  const allowed = (path: string) => o.allowed.some((a) => isWithin(path, a));
+  const outside = (path: string, line?: number) =>
+    refuse(
+      "git-outside",
+      `.git leads to ${shown(path)}, a git folder outside this project that is neither a worktree linking back here nor a submodule of the repository around it: its branches and commits are another repository's${how}`,
+      dotGit,
+      line,
+    );
+  // Where `.git` leads is judged before whether it exists: a missing folder outside the project
+  // is refused as an existing one is, or each render tells whether any path exists (rev102a F4).
+  const away = async (path: string) => {
+    const place = await whereLeads(path, { left: MAX_LINK_HOPS });
+    return isWithin(place, top) || allowed(place) ? undefined : place;
+  };
   const named = await gitDirNamed(dotGit, dir);
-  if (!named.ok) return refuse("git-gitfile", named.problem, dotGit, named.line);
+  if (!named.ok) {
+    const link = await lstat(dotGit).then(
+      (s) => s.isSymbolicLink(),
+      () => false,
+    );
+    const place = link ? await away(dotGit) : undefined;
+    if (place !== undefined) return outside(place);
+    return refuse("git-gitfile", named.problem, dotGit, named.line);
+  }
   const line = named.line;
   if (o.budget?.signal?.aborted) return "late";
   const gitDir = await realDir(named.path);
   if (gitDir === undefined) {
+    const place = await away(named.path);
+    if (place !== undefined) return outside(place, line);
     return refuse(
       "git-gitfile",
       `.git names ${shown(named.path)}, which is not a folder that can be read`,
@@ -131,22 +156,24 @@ export async function gitFoldersAt(
       line,
     );
   }
-  const allowed = (path: string) => o.allowed.some((a) => isWithin(path, a));
   if (!isWithin(gitDir, top) && !allowed(gitDir) && !isWorktreeOf(gitDir, top)) {
     const ok = await isSubmoduleOf(gitDir, dir, o.outer);
     if (!ok && o.budget !== undefined && o.budget.left <= 0) return "too-many";
     if (!ok && o.budget?.signal?.aborted) return "late";
-    if (!ok) {
-      return refuse(
-        "git-outside",
-        `.git leads to ${shown(gitDir)}, a git folder outside this project that is neither a worktree linking back here nor a submodule of the repository around it: its branches and commits are another repository's${how}`,
-        dotGit,
-        line,
-      );
-    }
+    if (!ok) return outside(gitDir, line);
   }
   const common = await commonDirOf(gitDir);
+  const sharedOutside = (path: string) =>
+    refuse(
+      "git-outside",
+      `its commondir leads to ${shown(path)}, outside this project, and ${shown(gitDir)} is not one of its worktrees: the branches and commits there are another repository's${how}`,
+      join(gitDir, "commondir"),
+      1,
+    );
   if (!common.ok) {
+    // Likewise a missing `commondir` folder outside (rev102a F4).
+    const place = common.named === undefined ? undefined : await away(common.named);
+    if (place !== undefined) return sharedOutside(place);
     return refuse("git-gitfile", common.problem, join(gitDir, "commondir"), common.line);
   }
   const commonDir = common.path;
@@ -158,12 +185,7 @@ export async function gitFoldersAt(
     !isWithin(commonDir, top) &&
     !allowed(commonDir)
   ) {
-    return refuse(
-      "git-outside",
-      `its commondir leads to ${shown(commonDir)}, outside this project, and ${shown(gitDir)} is not one of its worktrees: the branches and commits there are another repository's${how}`,
-      join(gitDir, "commondir"),
-      1,
-    );
+    return sharedOutside(commonDir);
   }
   return { dotGit, top, gitDir, commonDir };
 }
@@ -308,6 +330,29 @@ async function alternateLeaving(
   return undefined;
 }
 
+/** How many links and folders {@link whereLeads} follows before it takes a path as written. */
+const MAX_LINK_HOPS = 64;
+
+/**
+ * Where `path` leads, whether or not it exists: its real path, else the real path of the nearest
+ * folder above it that exists with the rest of it joined on, a link on the way (one that leads
+ * nowhere included) followed to where it points. Past `hops` steps, the path as written.
+ */
+async function whereLeads(path: string, hops: { left: number }): Promise<string> {
+  const real = await realpath(path).catch(() => undefined);
+  if (real !== undefined) return real;
+  const up = dirname(path);
+  if (up === path || --hops.left < 0) return path;
+  const above = await whereLeads(up, hops);
+  const link = await lstat(path).then(
+    (s) => s.isSymbolicLink(),
+    () => false,
+  );
+  const target = link ? await readlink(path).catch(() => undefined) : undefined;
+  if (target === undefined) return join(above, basename(path));
+  return whereLeads(resolve(above, target), hops);
+}
+
 /** The real path of `path` when it is a folder. */
 async function realDir(path: string): Promise<string | undefined> {
   const real = await realpath(path).catch(() => undefined);
@@ -330,8 +375,9 @@ function isWorktreeOf(gitDir: string, top: string): boolean {
 
 /**
  * A submodule: its `.git` file names `<git folder of the repository
- * around it>/modules/<name>`. The repository around it is found (and
- * checked) by `outer`, from the folder above.
+ * around it>/modules/<name>`, whose `config` names this folder as its
+ * work tree. The repository around it is found (and checked) by `outer`,
+ * from the folder above.
  */
 async function isSubmoduleOf(
   gitDir: string,
@@ -343,7 +389,13 @@ async function isSubmoduleOf(
   const around = await outer(up);
   if (around === undefined) return false;
   const { gitDir: outerGit, commonDir: outerCommon } = around;
-  return [outerGit, outerCommon].some((d) => gitDir.startsWith(join(d, "modules") + sep));
+  const inModules = [outerGit, outerCommon].some((d) =>
+    gitDir.startsWith(join(d, "modules") + sep),
+  );
+  // Below `modules/` is not enough: any folder could name any submodule's git folder (your
+  // dotfiles home's `~/.git/modules/.private`, review rev102a F1). Git writes where the
+  // submodule's work tree is in its config (`core.worktree`): only that folder is its.
+  return inModules && namesBack(gitDir, join(dir, ".git"));
 }
 
 /**
@@ -395,7 +447,10 @@ async function ownGitFolders(
   return typeof found === "string" ? undefined : found;
 }
 
-type Common = { ok: true; path: string } | { ok: false; problem: string; line?: number };
+type Common =
+  | { ok: true; path: string }
+  /** `named`: the path `commondir` names when it is no folder that can be read. */
+  | { ok: false; problem: string; line?: number; named?: string };
 
 /** The folder a git folder's `commondir` file names (real path), or the git folder itself. */
 async function commonDirOf(gitDir: string): Promise<Common> {
@@ -413,6 +468,7 @@ async function commonDirOf(gitDir: string): Promise<Common> {
       ok: false,
       problem: `commondir names ${shown(read.path)}, which is not a folder that can be read`,
       line: 1,
+      named: read.path,
     };
   }
   return { ok: true, path: real };
