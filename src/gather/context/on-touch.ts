@@ -801,7 +801,9 @@ interface Project {
  * of {@link folderReaches} applied), looked for from the folder up to the
  * session root only; a folder with no repository between it and that root
  * is the session's (`session`, its reach) when that root is a repository's
- * own, else its own project (a render started in it finds the same). A session started above several
+ * own, else its own project (a render started in it finds the same) for its
+ * reach and imports only: what is hidden or your excludes name is asked of
+ * the session's root first (review rev102c F1). A session started above several
  * repositories (`~/work`, `~`) so reads each one's nested files within that
  * repository, with its own private-path rules when untrusted, never within
  * the session's root. Each folder is asked for `.git` once a call, and each
