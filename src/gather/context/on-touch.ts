@@ -37,6 +37,7 @@ import {
   privatePaths,
   projectReach,
   type Reach,
+  type Refusal,
   type RefusedRootMarker,
   reachRefusal,
   refusalDiagnostic,
@@ -424,6 +425,7 @@ export async function loadContextForPathsSince(
           given,
           names: folderContextNames(names, inOtherRepository),
           agentLoads: options.agentLoads,
+          session: reach,
         },
         limits,
       );
@@ -799,7 +801,9 @@ interface Project {
  * of {@link folderReaches} applied), looked for from the folder up to the
  * session root only; a folder with no repository between it and that root
  * is the session's (`session`, its reach) when that root is a repository's
- * own, else its own project (a render started in it finds the same). A session started above several
+ * own, else its own project (a render started in it finds the same) for its
+ * reach and imports only: what is hidden or your excludes name is asked of
+ * the session's root first (review rev102c F1). A session started above several
  * repositories (`~/work`, `~`) so reads each one's nested files within that
  * repository, with its own private-path rules when untrusted, never within
  * the session's root. Each folder is asked for `.git` once a call, and each
@@ -813,11 +817,17 @@ function projectsBelow(
   refused: RefusedRootMarker[],
 ): (chain: readonly ChainStep[], i: number) => Promise<Project> {
   const projects = new Map<string, Project>();
-  const projectFor = (reach: Reach, inOtherRepository: boolean): Project => {
+  const projectFor = (
+    reach: Reach,
+    inOtherRepository: boolean,
+    above?: Project["ignored"],
+  ): Project => {
     let project = projects.get(reach.realRoot);
     if (project === undefined) {
       // As the session's reach: the deadline is heard between folders (known limit, fx92d).
       const check = privatePaths(reach.realRoot, { hidden: false, home, signal: NO_DEADLINE });
+      // Untrusted, a hidden folder's files are the clone's own, as an ignored folder's (rev53a F2).
+      const mine = trusted ? check : hiddenBelowCwd(check, reach.realRoot, realCwd);
       project = {
         folder: {
           dir: reach.root,
@@ -826,8 +836,7 @@ function projectsBelow(
           allowedText: `the project root ${toPosix(reach.root)}`,
           reach,
         },
-        // Untrusted, a hidden folder's files are the clone's own, as an ignored folder's (rev53a F2).
-        ignored: trusted ? check : hiddenBelowCwd(check, reach.realRoot, realCwd),
+        ignored: above === undefined ? mine : eitherIgnored(above, mine),
         inOtherRepository,
       };
       projects.set(reach.realRoot, project);
@@ -870,7 +879,9 @@ function projectsBelow(
     );
     // No repository between the folder and a session root that is none (a zip, a tarball, a
     // crate in ~/.cargo under a session in ~): the folder is its own project, as a render
-    // started in it finds it, not the session's whole root.
+    // started in it finds it, not the session's whole root; for its reach and imports only.
+    // Its hidden names and your excludes are judged from the session's root too, where its own
+    // name is a name on the path (`private/`, `.hid/`), as with a `.git` there (review rev102c F1, F2).
     const root = git ?? step;
     const reach = (await reachOfFolder)({
       dir: step.dir,
@@ -878,7 +889,10 @@ function projectsBelow(
       root: root.dir,
       realRoot: root.realDir,
     });
-    return projects.get(reach.realRoot) ?? projectFor(reach, git !== undefined);
+    return (
+      projects.get(reach.realRoot) ??
+      projectFor(reach, git !== undefined, git === undefined ? own.ignored : undefined)
+    );
   };
 }
 
@@ -934,6 +948,19 @@ function hiddenBelowCwd(
     if (!hidden) return undefined;
     const rel = relative(realRoot, path).split(sep).join("/");
     return { rel, why: "hidden (a name that starts with a dot)" };
+  };
+}
+
+/**
+ * The session root's verdict (`above`) on a path, then the folder's own
+ * project's (`own`): a proven verdict of either refuses; one below ignore
+ * rules not read whole (`cut`) stands when neither proves one.
+ */
+function eitherIgnored(above: Project["ignored"], own: Project["ignored"]): Project["ignored"] {
+  return async (path) => {
+    const first = await above(path);
+    if (first !== undefined && first.cut === undefined) return first;
+    return (await own(path)) ?? first;
   };
 }
 
@@ -1061,6 +1088,8 @@ async function contextOf(
     given: (real: string) => boolean;
     names: readonly string[];
     agentLoads: ContextForOptions["agentLoads"];
+    /** The session's reach: that of the project whose `.gemini/settings.json` set the names. */
+    session: Reach;
   },
   limits: Parameters<typeof loadOne>[3],
 ): Promise<{
@@ -1098,12 +1127,13 @@ async function contextOf(
   const dependency = realDir.split(sep).includes("node_modules");
   // A name `.gemini/settings.json` set was written by the repository: checked as an import is.
   const named = !KNOWN_NAMES.has(basename(looked.path));
-  // A named one in a hidden folder is refused too, trusted or not, by the render's test (rev101a F2).
+  // A named one in a hidden folder is refused too, trusted or not, by the render's test (rev101a F2),
+  // measured from the settings file's own project top: a folder below a session root that is no
+  // repository is its own project, but `.streamlit/` is still hidden there (rev102c F2).
   const real = await realpathOrSelf(looked.path);
-  const hidden =
-    named && folder.reach
-      ? settingsNamedHidden(looked.path, real, folder.reach.realRoot)
-      : undefined;
+  const hidden = named
+    ? settingsNamedHidden(looked.path, real, folder.session.realRoot)
+    : undefined;
   const verdict = dependency ? undefined : (hidden ?? (await folder.ignored(looked.path)));
   // Below ignore rules not read whole, a context file of a known name is not proven ignored, and
   // is the door's to judge; one the repository named is refused, as git might ignore it.
@@ -1121,7 +1151,10 @@ async function contextOf(
   // Asked at its path under the root as written: only a link on the way makes it "led" there.
   const reach = folder.reach;
   const asFound = reach ? join(reach.root, relative(reach.realRoot, looked.path)) : looked.path;
-  const refusal = reach ? await reachRefusal(asFound, real, reach, named) : undefined;
+  const refusal = reach
+    ? ((await reachRefusal(asFound, real, reach, named)) ??
+      (await sessionRefusal(looked.path, real, named, folder)))
+    : undefined;
   if (refusal) {
     const said = refusalDiagnostic(toPosix(path), refusal, "context");
     diagnostics.push({
@@ -1136,6 +1169,26 @@ async function contextOf(
   return one.file
     ? { path, real, file: { path: one.file.path, content: one.file.content }, diagnostics }
     : { path, real, diagnostics };
+}
+
+/**
+ * A file a name of the session's settings found in a folder that is its own
+ * project (below a session root that is no repository): checked against the
+ * settings' project too, as an import of it from there is, so one inside the
+ * home folder that project holds (an image's `/.gemini/settings.json` naming
+ * `id_rsa`, HOME=/root) is refused there as with a `.git` at its top
+ * (decided, review rev102c F3).
+ */
+async function sessionRefusal(
+  path: string,
+  real: string,
+  named: boolean,
+  folder: { reach?: Reach; session: Reach },
+): Promise<Refusal | undefined> {
+  const { session } = folder;
+  if (!named || folder.reach?.realRoot === session.realRoot) return undefined;
+  const asFound = join(session.root, relative(session.realRoot, path));
+  return reachRefusal(asFound, real, session, true);
 }
 
 /** A diagnostic about a file under `realDir`, shown at its written path (one line). */

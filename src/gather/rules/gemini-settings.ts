@@ -94,8 +94,10 @@ export async function geminiContextNames(
 
 /**
  * Why a file found by a name `context.fileName` set may not be read for
- * being hidden: a name on its path below its project's top `realRoot` (as
- * found, `path`, or real, `real`) starts with a dot (`.aws/credentials` for
+ * being hidden: a name on its path below `realRoot`, the top of the settings
+ * file's own project (on touch the session's root, also where a folder below
+ * it is its own project: review rev102c F2), as found (`path`) or real
+ * (`real`), starts with a dot (`.aws/credentials` for
  * `["credentials"]`), trusted or not: a setting names the repository's
  * instructions, never a file kept in a hidden folder, where a clone keeps
  * your keys (decided, review rev101a F2: on touch only the name itself was
