@@ -360,6 +360,8 @@ const SLOW = [
   "test/catalogue/hostile-partial-block-dynamic-name-rev99b.test.ts",
   // rev99b F4: six trusted renders (the first loads the pipeline, 1.5-2.2 s).
   "test/catalogue/hostile-partial-block-indented-rev99b.test.ts",
+  // rev102b F6: five renders with a project partial around your block (1.5 s for the first).
+  "test/catalogue/hostile-partial-block-indent-not-standalone.test.ts",
   // rev96c F4: an untrusted render of closers split by U+2028, U+2029 (0.7-1.7 s under load).
   "test/catalogue/hostile-element-name-line-separator-rev96c.test.ts",
   // rev96c F3: an untrusted render of a glob rule's forged owner mark (1.1 s under load).
