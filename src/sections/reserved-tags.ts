@@ -96,7 +96,8 @@ const QUALIFIER = /[.:]+/;
 function longestKey(keys: ReadonlySet<string>): number {
   let longest = LONGEST.get(keys);
   if (longest === undefined) {
-    longest = Math.max(0, ...[...keys].map((k) => k.length));
+    longest = 0;
+    for (const key of keys) longest = Math.max(longest, key.length);
     LONGEST.set(keys, longest);
   }
   return longest;
