@@ -375,6 +375,8 @@ const SLOW = [
   // rev101b F3: an untrusted render (the first loads the pipeline, 1.1-1.4 s) and the closers.
   "test/catalogue/hostile-quirks-table-link-destination-rev101b.test.ts",
   "test/catalogue/hostile-quirks-bogus-paragraph-end-rev102b.test.ts",
+  // rev102b F6: five renders with a project partial around your block (1.5 s for the first).
+  "test/catalogue/hostile-partial-block-indent-not-standalone.test.ts",
   // rev96c F4: an untrusted render of closers split by U+2028, U+2029 (0.7-1.7 s under load).
   "test/catalogue/hostile-element-name-line-separator-rev96c.test.ts",
   // rev96c F3: an untrusted render of a glob rule's forged owner mark (1.1 s under load).

@@ -1648,15 +1648,43 @@ export const YOURS_CLOSE = `\u0011${YOURS_NONCE}`;
  * standalone call's text but an empty last one, and a mark after that break
  * would be a line of its own, indented (as {@link markPrinted}'s callers do).
  */
-export function markYours(text: string): string {
+export function markYours(text: string, indent?: string): string {
   const body = text.endsWith("\n") ? text.slice(0, -1) : text;
-  return YOURS_OPEN + body + YOURS_CLOSE + text.slice(body.length);
+  const told = indent === undefined ? "" : YOURS_INDENT + indent + YOURS_INDENT;
+  return YOURS_OPEN + told + body + YOURS_CLOSE + text.slice(body.length);
 }
 
-/** `text` without the marks of {@link YOURS_OPEN} and {@link YOURS_CLOSE}. */
+/**
+ * The mark, after {@link YOURS_OPEN}, before and after the indentation
+ * Handlebars gave the `{{> @partial-block}}` call that printed your block
+ * (its `indent`, written before each of its lines but an empty last one;
+ * none when the call is not standalone): read back by {@link yoursIndent},
+ * so only that is removed (review rev102b F6: guessed from the blanks before
+ * the call, `  {{#if true}}{{/if}}{{> @partial-block}}` flattened your nested
+ * list). DC2 and the nonce.
+ */
+const YOURS_INDENT = `\u0012${YOURS_NONCE}`;
+const YOURS_INDENT_TOLD = new RegExp(`${YOURS_INDENT}[^\u0012]*${YOURS_INDENT}`, "g");
+
+/**
+ * A piece of yours ({@link yoursPieces}) without the indentation told at its
+ * start ({@link markYours}), and that indentation: undefined when none was
+ * told (a piece marked again by a project's partial around it).
+ */
+export function yoursIndent(piece: string): { text: string; indent: string | undefined } {
+  if (!piece.startsWith(YOURS_INDENT)) return { text: piece, indent: undefined };
+  const end = piece.indexOf(YOURS_INDENT, YOURS_INDENT.length);
+  if (end === -1) return { text: piece, indent: undefined };
+  return {
+    text: piece.slice(end + YOURS_INDENT.length),
+    indent: piece.slice(YOURS_INDENT.length, end),
+  };
+}
+
+/** `text` without the marks of {@link YOURS_OPEN} and {@link YOURS_CLOSE}, and the indentation they told. */
 export function withoutYoursMarks(text: string): string {
   if (!text.includes(YOURS_OPEN) && !text.includes(YOURS_CLOSE)) return text;
-  return text.replaceAll(YOURS_OPEN, "").replaceAll(YOURS_CLOSE, "");
+  return text.replace(YOURS_INDENT_TOLD, "").replaceAll(YOURS_OPEN, "").replaceAll(YOURS_CLOSE, "");
 }
 
 /**
@@ -1717,15 +1745,18 @@ export function yoursPieces(text: string): string[] | undefined {
 /** The characters a mark of {@link YOURS_OPEN} or {@link YOURS_CLOSE} starts with. */
 const DLE = "\u0010";
 const DC1 = "\u0011";
+/** The character the mark of an indentation told starts with ({@link markYours}). */
+const DC2 = "\u0012";
 
 /** True when `text` holds a character a mark of {@link markYours} starts with. */
 function holdsMarkChar(text: string): boolean {
-  return text.includes(DLE) || text.includes(DC1);
+  return text.includes(DLE) || text.includes(DC1) || text.includes(DC2);
 }
 
 /** `text` without a character a mark of {@link markYours} starts with. */
 function withoutMarkChars(text: string): string {
-  return holdsMarkChar(text) ? text.replaceAll(DLE, "").replaceAll(DC1, "") : text;
+  if (!holdsMarkChar(text)) return text;
+  return text.replaceAll(DLE, "").replaceAll(DC1, "").replaceAll(DC2, "");
 }
 
 /** True when `text` holds a mark of {@link PRINTED_OPEN} or {@link PRINTED_CLOSE}. */

@@ -1110,8 +1110,10 @@ const ASCII_DRAWN: readonly string[] = Array.from({ length: 0x80 }, (_, code) =>
 /** {@link nameKey} of the names met so far: a text's tags mostly repeat a few names (`b`, `https`). */
 const KEYS = new Map<string, string>();
 
-const SEPARATORS = /[-_.:]/;
-const SEPARATOR_RUNS = /[-_.:]+/g;
+/** The characters a name's parts are joined with: {@link nameKey} leaves them out, a section's tag is read in parts at them. */
+export const SEPARATORS = /[-_.:]/;
+/** Runs of {@link SEPARATORS}. */
+export const SEPARATOR_RUNS = /[-_.:]+/g;
 
 /** {@link nameKey} of each of `names`, per set. */
 const NAME_KEYS = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
@@ -4083,7 +4085,11 @@ export const USER_TURN_ELEMENTS: readonly string[] = [
  * the prompt sysprompt gives it, each seen in the installed agent's own code
  * (integrations/agents-e2e/host-elements.mjs checks it there). Codex 0.171.0's
  * developer messages: the sandbox and approval policy
- * (`<permissions instructions>`, whose name as a tag is read `permissions`),
+ * (`<permissions instructions>`, whose name as a tag is read `permissions`,
+ * and its two words joined, `permissions_instructions`, whose key is that of
+ * `<PermissionsInstructions>`, `<permissions-instructions>` and
+ * `<permissions.instructions>`, and the singular `permission_instructions`,
+ * which states the same policy: review rev102b F1),
  * the collaboration mode, the apps, skills, plugins and environments it
  * offers (`<apps_instructions>`, `<catalog_apps_instructions>`,
  * `<skills_instructions>`, `<plugins_instructions>`,
@@ -4100,6 +4106,8 @@ export const USER_TURN_ELEMENTS: readonly string[] = [
  */
 export const DEVELOPER_ELEMENTS: readonly string[] = [
   "permissions",
+  "permissions_instructions",
+  "permission_instructions",
   "collaboration_mode",
   "apps_instructions",
   "catalog_apps_instructions",

@@ -42,6 +42,9 @@ const SEEN = {
   turn_aborted: ["codex", "<turn_aborted>"],
   subagent_notification: ["codex", "<subagent_notification>"],
   permissions: ["codex", "<permissions instructions></permissions instructions>"],
+  // Its two words joined (and the singular), as a reader takes them (review rev102b F1).
+  permissions_instructions: ["codex", "<permissions instructions></permissions instructions>"],
+  permission_instructions: ["codex", "<permissions instructions></permissions instructions>"],
   collaboration_mode: ["codex", "<collaboration_mode></collaboration_mode>"],
   apps_instructions: ["codex", "<apps_instructions></apps_instructions>"],
   catalog_apps_instructions: ["codex", "<catalog_apps_instructions></catalog_apps_instructions>"],

@@ -91,7 +91,7 @@ export interface RenderOptions {
   blockText?: (
     writer: string | undefined,
     within: readonly string[],
-  ) => ((text: string) => string) | undefined;
+  ) => ((text: string, indent: string) => string) | undefined;
   /**
    * What a partial block's body gives when it is called as a value, not
    * printed by a partial call (`{{#with @partial-block}}`, `{{#if}}`,
@@ -1147,7 +1147,8 @@ interface BlockPrints {
   writer(): string | undefined;
   enter(writer: string | undefined): string | undefined;
   leave(outer: string | undefined): void;
-  own(writer: string | undefined): ((text: string) => string) | undefined;
+  /** The print's keeper; `indent` is the one Handlebars gave the call (written before each line after). */
+  own(writer: string | undefined): ((text: string, indent: string) => string) | undefined;
   value(text: string): string;
 }
 
@@ -1198,7 +1199,14 @@ function meteredBody(
     // reading template's, never kept as the writer's, and holds no mark (review rev98b F1).
     const printed = printedAsPartial(options);
     const keep = printed ? blocks.own(call.writer) : undefined;
-    const done = keep ?? (printed ? undefined : blocks.value);
+    // The indentation Handlebars writes before each line of this print (a standalone call's; rev102b F6).
+    const indent = printed ? Reflect.get(options as object, "indent") : undefined;
+    const done =
+      keep === undefined
+        ? printed
+          ? undefined
+          : blocks.value
+        : (text: string) => keep(text, typeof indent === "string" ? indent : "");
     const given = keep === undefined ? context : call.context;
     const runWith = keep === undefined ? options : { data: call.data };
     // No `finally`: an error here ends the whole render (or the held print around it), which puts the writer back.

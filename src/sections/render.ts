@@ -21,6 +21,7 @@ import {
   wrappedElement,
   YOURS_CLOSE,
   YOURS_OPEN,
+  yoursIndent,
   yoursPieces,
 } from "../_fence.js";
 import { withoutLinkDefinitions } from "../_link-definitions.js";
@@ -778,7 +779,7 @@ export function renderSections(
   function blockText(
     writer: string | undefined,
     within: readonly string[],
-  ): ((text: string) => string) | undefined {
+  ): ((text: string, indent: string) => string) | undefined {
     const own = input.ownPartials;
     if (own === undefined || projectRendering || projectCustom) return undefined;
     if (writer !== undefined && !own.has(writer)) return undefined;
@@ -1043,7 +1044,10 @@ export function renderSections(
     for (let i = 0; i < pieces.length; i++) {
       const piece = pieces[i] as string;
       if (i % 2 === 1) {
-        out += markYours(withoutIndent(piece, indent));
+        // The indentation Handlebars gave your block's call, as told (rev102b F6); for a piece a
+        // project's partial marked again, the blanks before it.
+        const told = yoursIndent(piece);
+        out += markYours(withoutIndent(told.text, told.indent ?? indent));
         continue;
       }
       const beforeYours = i + 1 < pieces.length;
@@ -1438,9 +1442,13 @@ function blockValue(text: string): string {
   return withoutYoursMarks(withoutPrintedMarks(text));
 }
 
-/** What your partial block printed inside a project's partial, marked yours unless it is blanks only. */
-function markedYours(text: string): string {
-  return /\S/.test(text) ? markYours(text) : text;
+/**
+ * What your partial block printed inside a project's partial, marked yours
+ * unless it is blanks only, with the indentation Handlebars gave its call
+ * ({@link markYours}).
+ */
+function markedYours(text: string, indent: string): string {
+  return /\S/.test(text) ? markYours(text, indent) : text;
 }
 
 /** The marks a render puts in a section's text while it runs, removed at its end. */

@@ -10,6 +10,7 @@ import {
   nameKey,
   nameKeys,
   type PageTagTold,
+  SEPARATOR_RUNS,
   withElementNames,
   withoutOwnerMark,
 } from "../_prompt-text.js";
@@ -48,31 +49,60 @@ export function reservedElementNames(
 
 /**
  * Whether a section's `tag` is near a reserved name (review rev101c F1): one
- * of `keys` ({@link nameKeys} of the reserved names) with or without a final
- * `s` (`user_instruction`, `system-reminders`), or holding a reserved name of
- * two or more parts as a run of its `_`/`-` separated parts
- * (`my_user_instructions`, `claude_user_instructions`). A reserved name of one
- * word as one part (`build_tool_notes`, `tool`) is a word of the project's,
+ * of the keys ({@link nameKeys}) of `reserved` with or without a final `s`
+ * (`user_instruction`, `system-reminders`) or `es` after `s`, `x`, `z`, `ch`,
+ * `sh` (`model_switches`: review rev102b F4); or holding a reserved name of
+ * two or more parts as a run of its parts, read at every separator a name's
+ * key leaves out (`SEPARATORS` in src/_prompt-text.ts: `my_user_instructions`,
+ * `user_instructions.local`, `my.system-reminder`: rev102b F2); or a reserved
+ * name of any parts as one of its pieces at a `.` (a qualifier:
+ * `my.permissions`, rev102b F2). A reserved name of one word as one part
+ * joined by `_`/`-` (`build_tool_notes`, `tool`) is a word of the project's,
  * not the element. For a section's tag only, the element the prompt itself
- * prints: a text's tags are read as before. At most as many runs as the tag's
- * parts times {@link MAX_RUN_PARTS}.
+ * prints: a text's tags are read as before. A run is read while its letters
+ * are at most twice the longest reserved key's and two (a name split into
+ * more parts, `team_code_review_policy_for_this_machine`: rev102b F5), so a
+ * tag is read in time linear in its length.
  */
-function nearReserved(tag: string, keys: ReadonlySet<string>): boolean {
+function nearReserved(tag: string, reserved: ReadonlySet<string>): boolean {
+  const keys = nameKeys(reserved);
   const held = (name: string) => {
     if (keys.has(nameKey(name))) return true;
     if (/s$/i.test(name) && keys.has(nameKey(name.slice(0, -1)))) return true;
+    if (/(?:[sxz]|[cs]h)es$/i.test(name) && keys.has(nameKey(name.slice(0, -2)))) return true;
+    if (/(?:[sxz]|[cs]h)$/i.test(name) && keys.has(nameKey(`${name}es`))) return true;
     return keys.has(nameKey(`${name}s`));
   };
   if (held(tag)) return true;
-  const parts = tag.split(/[_-]+/).filter((p) => p !== "");
-  for (let from = 0; from < parts.length; from++)
-    for (let to = from + 2; to <= Math.min(parts.length, from + MAX_RUN_PARTS); to++)
+  const pieces = tag.split(QUALIFIER).filter((p) => p !== "");
+  if (pieces.length > 1 && pieces.some(held)) return true;
+  const parts = tag.split(SEPARATOR_RUNS).filter((p) => p !== "");
+  const bound = 2 * longestKey(keys) + 2;
+  for (let from = 0; from < parts.length; from++) {
+    let letters = parts[from]?.length ?? 0;
+    for (let to = from + 2; to <= parts.length; to++) {
+      letters += parts[to - 1]?.length ?? 0;
+      if (letters > bound) break;
       if (held(parts.slice(from, to).join("_"))) return true;
+    }
+  }
   return false;
 }
 
-/** The most parts of a run {@link nearReserved} reads: a reserved name has at most 4 (`agent_message_board_notification`). */
-const MAX_RUN_PARTS = 6;
+/** What parts a section's tag into pieces each read whole ({@link nearReserved}): a `.` qualifies a name. */
+const QUALIFIER = /[.:]+/;
+
+/** The length of the longest of `keys`, per set. */
+function longestKey(keys: ReadonlySet<string>): number {
+  let longest = LONGEST.get(keys);
+  if (longest === undefined) {
+    longest = 0;
+    for (const key of keys) longest = Math.max(longest, key.length);
+    LONGEST.set(keys, longest);
+  }
+  return longest;
+}
+const LONGEST = new WeakMap<ReadonlySet<string>, number>();
 
 /** The highest version of a section that is not the project's, if any. */
 function ownVersion(template: SectionTemplate): SectionTemplate | undefined {
@@ -81,11 +111,21 @@ function ownVersion(template: SectionTemplate): SectionTemplate | undefined {
   return v;
 }
 
-/** `project_<name>`, with more `project_` before it while that is reserved too. */
+/**
+ * `project_<name>`, or, when that is near a reserved name ({@link nearReserved}:
+ * `project_user_instructions` holds `user_instructions`, review rev72c F3 and
+ * rev102b F2), `project_section_<hash of the name>`, with a number after it
+ * while that is near one too: the tag given never holds a reserved name.
+ */
 function projectTag(name: string, reserved: ReadonlySet<string>): string {
-  let tag = `project_${name}`;
-  while (nameKeys(reserved).has(nameKey(tag))) tag = `project_${tag}`;
-  return tag;
+  const tag = `project_${name}`;
+  if (!nearReserved(tag, reserved)) return tag;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193);
+  const plain = `project_section_${(hash >>> 0).toString(16).padStart(8, "0")}`;
+  let given = plain;
+  for (let n = 2; nearReserved(given, reserved); n++) given = `${plain}_${n}`;
+  return given;
 }
 
 /**
@@ -156,7 +196,7 @@ export function heldProjectTags(
     // empty frame); `wrapperHides` stays as defence in depth. Nor one near a reserved name
     // (`user_instruction`, `my_user_instructions`: rev101c F1).
     if (
-      !nearReserved(tag, nameKeys(reserved)) &&
+      !nearReserved(tag, reserved) &&
       !isPageElement(tag) &&
       !wrapperHides(tag) &&
       drawsInPlaceName(tag)

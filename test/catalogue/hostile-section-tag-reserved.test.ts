@@ -40,7 +40,9 @@ describe("hostile repository: a trusted project's section may not be your elemen
     expect(elementLines(text, "usec")).toEqual(["<usec>", "</usec>"]);
     expect(elementLines(text, "user_instructions")).toHaveLength(2);
     expect(text).toContain("<project_zzz>\nFridays are fine.\n</project_zzz>");
-    expect(text).toContain("<project_user_instructions>\nForged by name.\n");
+    // Never `project_user_instructions`, which holds the name it replaces (review rev102b F2).
+    expect(text).toMatch(/^<project_section_[0-9a-f]{8}>\nForged by name\.\n/m);
+    expect(text).not.toContain("project_user_instructions");
     expect(text).toContain("<project_yyy>\nForged.\n");
     expect(text).toContain("<project_www>\nHost.\n");
     expect(reserved.map((d) => [d.level, d.path]).sort()).toEqual(

@@ -60,7 +60,8 @@ describe("hostile repository: a tag of the prompt's names spelled with other sep
     });
     const result = await renderSystemPrompt(pinned(root, { projectTrusted: true }));
     expect(result.text).not.toMatch(/^<team-policy>/m);
-    expect(result.text).toContain("<project_team-policy>\nFriday deploys are fine.\n");
+    // Never `project_team-policy`, which holds the name it replaces (review rev102b F2).
+    expect(result.text).toMatch(/^<project_section_[0-9a-f]{8}>\nFriday deploys are fine\.\n/m);
     expect(result.text).toContain("<project_notes>\nForged.\n");
     expect(result.diagnostics.filter((d) => d.code === "section-tag-reserved")).toHaveLength(2);
   });
