@@ -62,9 +62,13 @@ export function reservedElementNames(
  * prints: a text's tags are read as before. A run is read while its letters
  * are at most twice the longest reserved key's and two (a name split into
  * more parts, `team_code_review_policy_for_this_machine`: rev102b F5), so a
- * tag is read in time linear in its length.
+ * tag is read in time linear in its length, and a tag longer than
+ * {@link MAX_TAG_LENGTH} is held unread (review rev103a F2).
  */
 function nearReserved(tag: string, reserved: ReadonlySet<string>): boolean {
+  // An element's name is never kilobytes: a longer tag is held unread (review rev103a F2: a
+  // 30 KB `tag:` of one-letter parts took some 6 s of runs, each run's key read anew).
+  if (tag.length > MAX_TAG_LENGTH) return true;
   const keys = nameKeys(reserved);
   const held = (name: string) => {
     if (keys.has(nameKey(name))) return true;
@@ -88,6 +92,9 @@ function nearReserved(tag: string, reserved: ReadonlySet<string>): boolean {
   }
   return false;
 }
+
+/** The longest section tag read as a name ({@link nearReserved}); a longer one is given another. */
+export const MAX_TAG_LENGTH = 128;
 
 /** What parts a section's tag into pieces each read whole ({@link nearReserved}): a `.` qualifies a name. */
 const QUALIFIER = /[.:]+/;
@@ -206,7 +213,7 @@ export function heldProjectTags(
     const given = own !== undefined ? own.meta.tag : projectTag(template.name, reserved);
     warnOnce(
       template,
-      `the project's section "${template.name}" may not be the prompt's <${tag}> element (a host's, your AGENTS.md's, your own section's, one your texts or the prompt write, or one that acts on the whole page, that no reader shows or whose text a reader reads as raw text, or one HTML knows that does not draw its text in place); it is printed as ${given === false ? "no element" : `<${given}>`} instead`,
+      `the project's section "${template.name}" may not be the prompt's <${tag}> element (a host's, your AGENTS.md's, your own section's, one your texts or the prompt write, or one that acts on the whole page, that no reader shows or whose text a reader reads as raw text, or one HTML knows that does not draw its text in place, or one longer than ${MAX_TAG_LENGTH} characters); it is printed as ${given === false ? "no element" : `<${given}>`} instead`,
     );
     return { ...withLower, meta: { ...template.meta, tag: given } };
   };
