@@ -1,4 +1,4 @@
-import { type Dirent, readdirSync, type Stats, statSync } from "node:fs";
+import { type Dir, opendirSync, type Stats, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { homeFolder, isWithin, toPosix } from "../_paths.js";
 import { realpathSyncLinear } from "../_realpath.js";
@@ -50,8 +50,20 @@ export const YOUR_PRIVATE_PLACES: readonly string[] = [
   ".gemini/oauth_creds.json",
 ];
 
-/** At most this many entries of your private places are stat'ed to know their files by identity. */
+/**
+ * At most this many files of more than one name in your private places are kept to know them by
+ * identity (a file of one name has no other to be read by; a cache of them costs a stat each).
+ */
 export const MAX_PRIVATE_ENTRIES = 4096;
+/** And the walk stops after this long, whatever the render's deadline (it is synchronous). */
+const MAX_PRIVATE_MS = 250;
+/** Folders of your private places that hold no credentials, only caches and logs: not walked. */
+const CREDENTIAL_FREE = [
+  ".kube/cache",
+  ".kube/http-cache",
+  ".config/gcloud/logs",
+  ".docker/buildx",
+];
 /** And no deeper than this below a place (`.password-store/work/team/x.gpg`). */
 const MAX_PRIVATE_DEPTH = 6;
 
@@ -149,29 +161,49 @@ function identitiesOf(mine: YourPrivate, signal: AbortSignal | undefined): Ident
   const ids = new Map<string, string>();
   let left = MAX_PRIVATE_ENTRIES;
   let short: string | undefined;
+  let seenEntries = 0;
+  const stopAt = performance.now() + MAX_PRIVATE_MS;
+  const realHome = realOrUndefined(mine.home) ?? mine.home;
+  const skipped = new Set(
+    CREDENTIAL_FREE.flatMap((rel) => [join(mine.home, rel), join(realHome, rel)]),
+  );
+  // Only a file of more than one name can be read by another name (review rev103a F3).
   const add = (s: Stats, path: string) => {
-    if (s.isFile()) ids.set(`${s.dev}:${s.ino}`, path);
+    if (!s.isFile() || !(s.nlink > 1)) return;
+    if (left-- <= 0) short = `more than ${MAX_PRIVATE_ENTRIES} files of more than one name`;
+    else ids.set(`${s.dev}:${s.ino}`, path);
   };
   const walk = (dir: string, depth: number): void => {
-    let entries: Dirent[];
+    let d: Dir;
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      d = opendirSync(dir);
     } catch {
       return;
     }
-    for (const entry of entries) {
-      if (short !== undefined) return;
-      if (signal?.aborted) short = "the render's deadline passed";
-      else if (left-- <= 0) short = `more than ${MAX_PRIVATE_ENTRIES} entries`;
-      if (short !== undefined) return;
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (depth < MAX_PRIVATE_DEPTH) walk(path, depth + 1);
-        else short = `folders more than ${MAX_PRIVATE_DEPTH} deep`;
-        continue;
+    try {
+      // Streamed, and timed by the clock: a million-entry cache is neither read whole nor walked
+      // past the stop (the render's signal cannot fire while this runs; review rev103a F3).
+      for (let entry = d.readSync(); entry !== null; entry = d.readSync()) {
+        if (signal?.aborted) short = "the render's deadline passed";
+        else if ((++seenEntries & 63) === 0 && performance.now() > stopAt)
+          short = `the look took more than ${MAX_PRIVATE_MS} ms`;
+        if (short !== undefined) return;
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (skipped.has(path)) continue;
+          if (depth < MAX_PRIVATE_DEPTH) walk(path, depth + 1);
+          else short = `folders more than ${MAX_PRIVATE_DEPTH} deep`;
+          if (short !== undefined) return;
+          continue;
+        }
+        const s = statOrNone(path);
+        if (s) add(s, path);
+        if (short !== undefined) return;
       }
-      const s = statOrNone(path);
-      if (s) add(s, path);
+    } catch {
+      // A folder that cannot be read on: what was seen of it stands.
+    } finally {
+      d.closeSync();
     }
   };
   for (const place of new Set(mine.places.map((p) => p.at))) {
