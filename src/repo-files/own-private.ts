@@ -1,5 +1,5 @@
 import { type Dir, opendirSync, type Stats, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import { homeFolder, isWithin, toPosix } from "../_paths.js";
 import { realpathSyncLinear } from "../_realpath.js";
 import { NO_DEADLINE } from "./private-paths.js";
@@ -164,6 +164,7 @@ function identitiesOf(mine: YourPrivate, signal: AbortSignal | undefined): Ident
   let seenEntries = 0;
   const stopAt = performance.now() + MAX_PRIVATE_MS;
   const realHome = realOrUndefined(mine.home) ?? mine.home;
+  const walked = new Set<string>();
   const skipped = new Set(
     CREDENTIAL_FREE.flatMap((rel) => [join(mine.home, rel), join(realHome, rel)]),
   );
@@ -189,6 +190,22 @@ function identitiesOf(mine: YourPrivate, signal: AbortSignal | undefined): Ident
           short = `the look took more than ${MAX_PRIVATE_MS} ms`;
         if (short !== undefined) return;
         const path = join(dir, entry.name);
+        // A link found here (GNU stow's `~/.ssh/id_ed25519 -> ../dotfiles/ssh/.ssh/id_ed25519`,
+        // a linked `~/.ssh/keys`): what it leads to is as private, a folder walked too (rev103a F1).
+        if (entry.isSymbolicLink()) {
+          const real = realOrUndefined(path);
+          if (real === undefined || walked.has(real)) continue;
+          walked.add(real);
+          if (!mine.places.some((p) => isWithin(real, p.at)))
+            mine.places.push({ at: real, shown: `~/${toPosix(relative(mine.home, path))}` });
+          const s = statOrNone(real);
+          if (s?.isDirectory()) {
+            if (depth < MAX_PRIVATE_DEPTH) walk(real, depth + 1);
+            else short = `folders more than ${MAX_PRIVATE_DEPTH} deep`;
+          } else if (s) add(s, real);
+          if (short !== undefined) return;
+          continue;
+        }
         if (entry.isDirectory()) {
           if (skipped.has(path)) continue;
           if (depth < MAX_PRIVATE_DEPTH) walk(path, depth + 1);
@@ -208,6 +225,8 @@ function identitiesOf(mine: YourPrivate, signal: AbortSignal | undefined): Ident
   };
   for (const place of new Set(mine.places.map((p) => p.at))) {
     if (short !== undefined) break;
+    if (walked.has(place)) continue;
+    walked.add(place);
     const s = statOrNone(place);
     if (!s) continue;
     if (s.isDirectory()) walk(place, 1);
@@ -231,8 +250,20 @@ export function yourPrivateRefusal(
   real: string,
   s: Pick<Stats, "dev" | "ino" | "nlink">,
   at: YoursAt,
+  named?: string,
 ): Refusal | undefined {
   const mine = yourPrivate(at);
+  // The path as named (`@~/.ssh/id_ed25519`), before its links are followed (review rev103a F1).
+  const namedAt =
+    named !== undefined && isAbsolute(named)
+      ? mine.places.find((p) => isWithin(named, p.at))
+      : undefined;
+  if (namedAt !== undefined) {
+    const below = toPosix(relative(namedAt.at, named as string));
+    return privateRefusal(`it is ${below === "" ? namedAt.shown : `${namedAt.shown}/${below}`}`);
+  }
+  // The walk adds to the places what links in them lead to, so it comes first (rev103a F1).
+  const { ids, short } = identitiesOf(mine, at.signal);
   const place = mine.places.find((p) => isWithin(real, p.at));
   if (place !== undefined) {
     const below = toPosix(relative(place.at, real));
@@ -240,7 +271,6 @@ export function yourPrivateRefusal(
     return privateRefusal(`it resolves to ${toPosix(real)}, ${shown}`);
   }
   if (!(s.nlink > 1)) return undefined;
-  const { ids, short } = identitiesOf(mine, at.signal);
   const same = ids.get(`${s.dev}:${s.ino}`);
   if (same !== undefined) {
     const shown = `~/${toPosix(relative(mine.home, same))}`;
