@@ -243,8 +243,10 @@ function identitiesOf(mine: YourPrivate, signal: AbortSignal | undefined): Ident
  * more than one name (`s.nlink`) and is one of the files there, compared by
  * device and inode (a hard link's other names cannot be seen from it); a
  * file with more than one name that could not be compared with all of them
- * is refused too. Your private files are listed only when a file read has
- * more than one name: the common read costs the string comparisons alone.
+ * is refused too. A `named` path lying, as named, in a place is refused before
+ * its links are followed; and the places are walked once per render step for
+ * every read, since a link found there makes what it leads to private too
+ * (review rev103a F1).
  */
 export function yourPrivateRefusal(
   real: string,
