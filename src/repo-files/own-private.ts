@@ -1,5 +1,5 @@
-import { type Dirent, readdirSync, type Stats, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { type Dir, opendirSync, type Stats, statSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
 import { homeFolder, isWithin, toPosix } from "../_paths.js";
 import { realpathSyncLinear } from "../_realpath.js";
 import { NO_DEADLINE } from "./private-paths.js";
@@ -50,8 +50,20 @@ export const YOUR_PRIVATE_PLACES: readonly string[] = [
   ".gemini/oauth_creds.json",
 ];
 
-/** At most this many entries of your private places are stat'ed to know their files by identity. */
+/**
+ * At most this many files of more than one name in your private places are kept to know them by
+ * identity (a file of one name has no other to be read by; a cache of them costs a stat each).
+ */
 export const MAX_PRIVATE_ENTRIES = 4096;
+/** And the walk stops after this long, whatever the render's deadline (it is synchronous). */
+const MAX_PRIVATE_MS = 250;
+/** Folders of your private places that hold no credentials, only caches and logs: not walked. */
+const CREDENTIAL_FREE = [
+  ".kube/cache",
+  ".kube/http-cache",
+  ".config/gcloud/logs",
+  ".docker/buildx",
+];
 /** And no deeper than this below a place (`.password-store/work/team/x.gpg`). */
 const MAX_PRIVATE_DEPTH = 6;
 
@@ -149,33 +161,72 @@ function identitiesOf(mine: YourPrivate, signal: AbortSignal | undefined): Ident
   const ids = new Map<string, string>();
   let left = MAX_PRIVATE_ENTRIES;
   let short: string | undefined;
+  let seenEntries = 0;
+  const stopAt = performance.now() + MAX_PRIVATE_MS;
+  const realHome = realOrUndefined(mine.home) ?? mine.home;
+  const walked = new Set<string>();
+  const skipped = new Set(
+    CREDENTIAL_FREE.flatMap((rel) => [join(mine.home, rel), join(realHome, rel)]),
+  );
+  // Only a file of more than one name can be read by another name (review rev103a F3).
   const add = (s: Stats, path: string) => {
-    if (s.isFile()) ids.set(`${s.dev}:${s.ino}`, path);
+    if (!s.isFile() || !(s.nlink > 1)) return;
+    if (left-- <= 0) short = `more than ${MAX_PRIVATE_ENTRIES} files of more than one name`;
+    else ids.set(`${s.dev}:${s.ino}`, path);
   };
   const walk = (dir: string, depth: number): void => {
-    let entries: Dirent[];
+    let d: Dir;
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      d = opendirSync(dir);
     } catch {
       return;
     }
-    for (const entry of entries) {
-      if (short !== undefined) return;
-      if (signal?.aborted) short = "the render's deadline passed";
-      else if (left-- <= 0) short = `more than ${MAX_PRIVATE_ENTRIES} entries`;
-      if (short !== undefined) return;
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (depth < MAX_PRIVATE_DEPTH) walk(path, depth + 1);
-        else short = `folders more than ${MAX_PRIVATE_DEPTH} deep`;
-        continue;
+    try {
+      // Streamed, and timed by the clock: a million-entry cache is neither read whole nor walked
+      // past the stop (the render's signal cannot fire while this runs; review rev103a F3).
+      for (let entry = d.readSync(); entry !== null; entry = d.readSync()) {
+        if (signal?.aborted) short = "the render's deadline passed";
+        else if ((++seenEntries & 63) === 0 && performance.now() > stopAt)
+          short = `the look took more than ${MAX_PRIVATE_MS} ms`;
+        if (short !== undefined) return;
+        const path = join(dir, entry.name);
+        // A link found here (GNU stow's `~/.ssh/id_ed25519 -> ../dotfiles/ssh/.ssh/id_ed25519`,
+        // a linked `~/.ssh/keys`): what it leads to is as private, a folder walked too (rev103a F1).
+        if (entry.isSymbolicLink()) {
+          const real = realOrUndefined(path);
+          if (real === undefined || walked.has(real)) continue;
+          walked.add(real);
+          if (!mine.places.some((p) => isWithin(real, p.at)))
+            mine.places.push({ at: real, shown: `~/${toPosix(relative(mine.home, path))}` });
+          const s = statOrNone(real);
+          if (s?.isDirectory()) {
+            if (depth < MAX_PRIVATE_DEPTH) walk(real, depth + 1);
+            else short = `folders more than ${MAX_PRIVATE_DEPTH} deep`;
+          } else if (s) add(s, real);
+          if (short !== undefined) return;
+          continue;
+        }
+        if (entry.isDirectory()) {
+          if (skipped.has(path)) continue;
+          if (depth < MAX_PRIVATE_DEPTH) walk(path, depth + 1);
+          else short = `folders more than ${MAX_PRIVATE_DEPTH} deep`;
+          if (short !== undefined) return;
+          continue;
+        }
+        const s = statOrNone(path);
+        if (s) add(s, path);
+        if (short !== undefined) return;
       }
-      const s = statOrNone(path);
-      if (s) add(s, path);
+    } catch {
+      // A folder that cannot be read on: what was seen of it stands.
+    } finally {
+      d.closeSync();
     }
   };
   for (const place of new Set(mine.places.map((p) => p.at))) {
     if (short !== undefined) break;
+    if (walked.has(place)) continue;
+    walked.add(place);
     const s = statOrNone(place);
     if (!s) continue;
     if (s.isDirectory()) walk(place, 1);
@@ -192,15 +243,29 @@ function identitiesOf(mine: YourPrivate, signal: AbortSignal | undefined): Ident
  * more than one name (`s.nlink`) and is one of the files there, compared by
  * device and inode (a hard link's other names cannot be seen from it); a
  * file with more than one name that could not be compared with all of them
- * is refused too. Your private files are listed only when a file read has
- * more than one name: the common read costs the string comparisons alone.
+ * is refused too. A `named` path lying, as named, in a place is refused before
+ * its links are followed; and the places are walked once per render step for
+ * every read, since a link found there makes what it leads to private too
+ * (review rev103a F1).
  */
 export function yourPrivateRefusal(
   real: string,
   s: Pick<Stats, "dev" | "ino" | "nlink">,
   at: YoursAt,
+  named?: string,
 ): Refusal | undefined {
   const mine = yourPrivate(at);
+  // The path as named (`@~/.ssh/id_ed25519`), before its links are followed (review rev103a F1).
+  const namedAt =
+    named !== undefined && isAbsolute(named)
+      ? mine.places.find((p) => isWithin(named, p.at))
+      : undefined;
+  if (namedAt !== undefined) {
+    const below = toPosix(relative(namedAt.at, named as string));
+    return privateRefusal(`it is ${below === "" ? namedAt.shown : `${namedAt.shown}/${below}`}`);
+  }
+  // The walk adds to the places what links in them lead to, so it comes first (rev103a F1).
+  const { ids, short } = identitiesOf(mine, at.signal);
   const place = mine.places.find((p) => isWithin(real, p.at));
   if (place !== undefined) {
     const below = toPosix(relative(place.at, real));
@@ -208,7 +273,6 @@ export function yourPrivateRefusal(
     return privateRefusal(`it resolves to ${toPosix(real)}, ${shown}`);
   }
   if (!(s.nlink > 1)) return undefined;
-  const { ids, short } = identitiesOf(mine, at.signal);
   const same = ids.get(`${s.dev}:${s.ino}`);
   if (same !== undefined) {
     const shown = `~/${toPosix(relative(mine.home, same))}`;

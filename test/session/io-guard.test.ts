@@ -62,7 +62,7 @@ const ALLOWED: Record<string, string[]> = {
   // The look at your private places (~/.ssh, ~/.aws, …) when a file of yours with more than one name
   // is read: their files' identities only, never a text, and not noted, or a session would render
   // again each time ssh rewrites known_hosts (review rev99a).
-  "repo-files/own-private.ts": ["readdirSync", "statSync"],
+  "repo-files/own-private.ts": ["opendirSync", "statSync"],
   // The door's synchronous twin (a skill's expansion, loadPromptTemplatesSync): never a gathering
   // step's text.
   "repo-files/read-sync.ts": ["closeSync", "fstatSync", "openSync", "statSync"],
