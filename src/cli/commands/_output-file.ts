@@ -329,7 +329,8 @@ export const RUN_BY_NAME_FOLDERS: readonly string[] = [
  * `cron.d/`, systemd's units, `xdg/autostart/`), `/usr` and the `/lib`
  * folders (units, udev rules that run programs, `modprobe.d/`), `/bin`,
  * `/sbin`, `/boot`, cron's spool, systemd's runtime units, and macOS's
- * `/private/etc`, `/System` and `/Library`'s launchd folders. Run as root (a
+ * `/private/etc`, `/System` and `/Library`'s launchd, `Application Support` and preferences
+ * folders. Run as root (a
  * container, CI), `-o` would replace them as it would `~/.profile` (review
  * rev56d F6). Of `/usr`, only the folders of the system's hierarchy and the
  * ports' and vendors' trees, and all of `/usr/local` but `/usr/local/src`: any
@@ -377,6 +378,11 @@ export const SYSTEM_FOLDERS: readonly string[] = [
   "/System",
   "/Library/LaunchAgents",
   "/Library/LaunchDaemons",
+  // Every user's programs' configuration: Claude Code's managed memory
+  // `/Library/Application Support/ClaudeCode/CLAUDE.md` (review rev103b F4).
+  "/Library/Application Support",
+  "/Library/Preferences",
+  "/Library/Managed Preferences",
 ];
 
 /**
