@@ -133,6 +133,8 @@ export const CONFIG_FOLDERS: Readonly<Record<string, readonly string[]>> = {
   Crush: [".crush"],
   // Kilo Code: `.kilocode/workflows/*.md` (workflows), `.kilocode/rules/`, `.kilocode/mcp.json`.
   "Kilo Code": [".kilocode"],
+  // Antigravity: `.agent/rules/*.md`, `.agent/workflows/*.md` (workflows; review rev103b F5).
+  Antigravity: [".agent"],
 };
 
 /** A place sysprompt reads rules from inside a {@link CONFIG_FOLDERS} folder, as its rule formats say. */
@@ -190,7 +192,7 @@ export const PROMPT_FOLDERS: Readonly<Record<ToolAgent | "pi", readonly string[]
  * files are text for the model, as {@link PROMPT_FOLDERS} are in the agents':
  * Copilot's custom agents, prompt files and chat modes, Cursor's and Roo's
  * commands, Windsurf's and Cline's workflows, Amazon Q's rules, Factory's droids, Augment's
- * and Crush's commands, Kilo Code's workflows. `export --out`
+ * and Crush's commands, Kilo Code's and Antigravity's workflows. `export --out`
  * writes a prompt there, anywhere below (rev57a F4: `.github/agents/x.agent.md`
  * was refused as GitHub's configuration), but not one that opens with a `---`
  * block: Copilot reads it as the agent's tools, model and mode (rev88d F1).
@@ -208,6 +210,7 @@ export const CONFIG_PROMPT_FOLDERS: Readonly<Partial<Record<string, readonly str
   Augment: [".augment/commands"],
   Crush: [".crush/commands"],
   "Kilo Code": [".kilocode/workflows"],
+  Antigravity: [".agent/workflows"],
 };
 
 /**
