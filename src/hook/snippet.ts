@@ -133,6 +133,8 @@ export const CONFIG_FOLDERS: Readonly<Record<string, readonly string[]>> = {
   Crush: [".crush"],
   // Kilo Code: `.kilocode/workflows/*.md` (workflows), `.kilocode/rules/`, `.kilocode/mcp.json`.
   "Kilo Code": [".kilocode"],
+  // Antigravity: `.agent/rules/*.md`, `.agent/workflows/*.md` (workflows; review rev103b F5).
+  Antigravity: [".agent"],
 };
 
 /** A place sysprompt reads rules from inside a {@link CONFIG_FOLDERS} folder, as its rule formats say. */
@@ -190,7 +192,7 @@ export const PROMPT_FOLDERS: Readonly<Record<ToolAgent | "pi", readonly string[]
  * files are text for the model, as {@link PROMPT_FOLDERS} are in the agents':
  * Copilot's custom agents, prompt files and chat modes, Cursor's and Roo's
  * commands, Windsurf's and Cline's workflows, Amazon Q's rules, Factory's droids, Augment's
- * and Crush's commands, Kilo Code's workflows. `export --out`
+ * and Crush's commands, Kilo Code's and Antigravity's workflows. `export --out`
  * writes a prompt there, anywhere below (rev57a F4: `.github/agents/x.agent.md`
  * was refused as GitHub's configuration), but not one that opens with a `---`
  * block: Copilot reads it as the agent's tools, model and mode (rev88d F1).
@@ -208,6 +210,7 @@ export const CONFIG_PROMPT_FOLDERS: Readonly<Partial<Record<string, readonly str
   Augment: [".augment/commands"],
   Crush: [".crush/commands"],
   "Kilo Code": [".kilocode/workflows"],
+  Antigravity: [".agent/workflows"],
 };
 
 /**
@@ -320,6 +323,14 @@ export interface GlobalInstructionPlace {
   where: string;
   /** A folder whose every file the agent loads (Cline's global rules). */
   folder?: true;
+  /** The user whose home folder it is in, when not yours (`alice`). */
+  owner?: string;
+}
+
+/** Another user's home folder as {@link globalInstructionPlaces} takes it: `alice` at `path`. */
+export interface OwnedHome {
+  path: string;
+  user: string;
 }
 
 /**
@@ -330,7 +341,7 @@ export interface GlobalInstructionPlace {
  */
 export function globalInstructionFileOf(
   paths: readonly string[],
-  homes: readonly string[],
+  homes: readonly (string | OwnedHome)[],
   agentDirs: readonly string[] = [],
 ): GlobalInstructionPlace | undefined {
   const keys = paths.map(samePathKey);
@@ -351,28 +362,42 @@ export function placeHolds(place: GlobalInstructionPlace, key: string): boolean 
  * its name from the home folder (`~/.gemini/GEMINI.md`) and its path there; then pi's files at
  * the top of each of `agentDirs` (the agent dir the render resolves, as given and by its real
  * path: review rev101d F2). What `-o` is compared with, as written and by the real paths they
- * lead to.
+ * lead to. A home given with its user ({@link OwnedHome}) is another user's (`~alice/...`, "the
+ * home folder of alice"): run as root, hers are hers as yours are yours (review rev103b F1).
  */
 export function globalInstructionPlaces(
-  homes: readonly string[],
+  homes: readonly (string | OwnedHome)[],
   agentDirs: readonly string[] = [],
 ): GlobalInstructionPlace[] {
-  const where = "your home folder";
   return [
-    ...homes.flatMap((home) => [
-      ...Object.entries(GLOBAL_INSTRUCTION_FILES).flatMap(([agent, files]) =>
-        files.map((f) => ({ agent, file: `~/${f}`, path: join(home, f), where })),
-      ),
-      ...Object.entries(GLOBAL_INSTRUCTION_FOLDERS).flatMap(([agent, folders]) =>
-        folders.map((f) => ({
-          agent,
-          file: `~/${f}/`,
-          path: join(home, f),
-          where,
-          folder: true as const,
-        })),
-      ),
-    ]),
+    ...homes.flatMap((given) => {
+      const home = typeof given === "string" ? given : given.path;
+      const owner = typeof given === "string" ? undefined : given.user;
+      const where = owner === undefined ? "your home folder" : `the home folder of ${owner}`;
+      const tilde = owner === undefined ? "~" : `~${owner}`;
+      const whose = owner === undefined ? {} : { owner };
+      return [
+        ...Object.entries(GLOBAL_INSTRUCTION_FILES).flatMap(([agent, files]) =>
+          files.map((f) => ({
+            agent,
+            file: `${tilde}/${f}`,
+            path: join(home, f),
+            where,
+            ...whose,
+          })),
+        ),
+        ...Object.entries(GLOBAL_INSTRUCTION_FOLDERS).flatMap(([agent, folders]) =>
+          folders.map((f) => ({
+            agent,
+            file: `${tilde}/${f}/`,
+            path: join(home, f),
+            where,
+            folder: true as const,
+            ...whose,
+          })),
+        ),
+      ];
+    }),
     ...agentDirs.flatMap((dir) =>
       AGENT_DIR_INSTRUCTION_FILES.map((f) => ({
         agent: "pi",

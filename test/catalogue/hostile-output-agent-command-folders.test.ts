@@ -32,6 +32,7 @@ describe("hostile-output-agent-command-folders: Qwen's, Factory's, Augment's, Cr
     ["../mine/.kilocode/mcp.json", "Kilo Code's configuration"],
     ["../mine/.augment/settings.json", "Augment's configuration"],
     ["../mine/.crush/x.json", "Crush's configuration"],
+    ["../mine/.agent/rules/x.md", "Antigravity's configuration"],
   ])("%s: refused as configuration, exit 2, nothing written", async (out, why) => {
     const root = setup("You are a careful reviewer.\n");
     const result = await inHostile(root, ["render", "--untrusted", "-o", out]);
@@ -45,6 +46,7 @@ describe("hostile-output-agent-command-folders: Qwen's, Factory's, Augment's, Cr
     "../mine/.augment/commands/r.md",
     "../mine/.crush/commands/r.md",
     "../mine/.kilocode/workflows/r.md",
+    "../mine/.agent/workflows/r.md",
   ])(
     "%s: a prompt opening with a --- block is refused; one opening with text is written",
     async (out) => {

@@ -21,8 +21,19 @@ describe("hostile-output-other-agents-names: -o into another project's file anot
     ["WARP.md", "Warp"],
     [".idx/airules.md", "Firebase Studio"],
     [".openhands/microagents/repo.md", "OpenHands"],
+    // rev103b F5
+    [".aiassistant/rules/x.md", "JetBrains AI Assistant"],
+    [".qoder/rules/x.md", "Qoder"],
+    [".tabnine/guidelines/x.md", "Tabnine"],
+    [".crush.md", "Crush"],
   ])("render --untrusted -o <other project>/%s: refused, exit 2", async (rel, agent) => {
-    const root = cloneBesideProject("wk/proj/.idx", "wk/proj/.openhands/microagents");
+    const root = cloneBesideProject(
+      "wk/proj/.idx",
+      "wk/proj/.openhands/microagents",
+      "wk/proj/.aiassistant/rules",
+      "wk/proj/.qoder/rules",
+      "wk/proj/.tabnine/guidelines",
+    );
     const target = join(root, "wk/proj", rel);
     const out = await fromEvil(root, ["render", "--untrusted", "-o", target]);
     expect(out.code, out.stderr).toBe(2);

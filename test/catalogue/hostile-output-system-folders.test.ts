@@ -79,4 +79,19 @@ describe("hostile-output-system-folders: -o refuses the system's configuration a
       expect(systemFileOf(path, folders), path).toBeDefined();
     }
   });
+
+  // rev103b F4: macOS's system-wide configuration of every user's programs (Claude Code's managed
+  // memory `/Library/Application Support/ClaudeCode/CLAUDE.md`, managed preferences) was not a
+  // system folder: run as root, `-o` wrote there.
+  it("macOS's /Library/Application Support and its preferences folders are the system's", async () => {
+    const folders = await systemFolders({}, "/var/root");
+    for (const path of [
+      "/Library/Application Support/ClaudeCode/CLAUDE.md",
+      "/Library/Preferences/com.example.plist",
+      "/Library/Managed Preferences/com.example.plist",
+    ]) {
+      expect(systemFileOf(path, folders), path).toBeDefined();
+    }
+    expect(systemFileOf("/Library/WebServer/Documents/p.md", folders)).toBeUndefined();
+  });
 });

@@ -35,6 +35,7 @@ import {
   globalInstructionFileOf,
   globalInstructionPlaces,
   INSTRUCTION_FILES,
+  type OwnedHome,
   PROMPT_FOLDERS,
   type PromptFolder,
   placeHolds,
@@ -328,7 +329,8 @@ export const RUN_BY_NAME_FOLDERS: readonly string[] = [
  * `cron.d/`, systemd's units, `xdg/autostart/`), `/usr` and the `/lib`
  * folders (units, udev rules that run programs, `modprobe.d/`), `/bin`,
  * `/sbin`, `/boot`, cron's spool, systemd's runtime units, and macOS's
- * `/private/etc`, `/System` and `/Library`'s launchd folders. Run as root (a
+ * `/private/etc`, `/System` and `/Library`'s launchd, `Application Support` and preferences
+ * folders. Run as root (a
  * container, CI), `-o` would replace them as it would `~/.profile` (review
  * rev56d F6). Of `/usr`, only the folders of the system's hierarchy and the
  * ports' and vendors' trees, and all of `/usr/local` but `/usr/local/src`: any
@@ -376,6 +378,11 @@ export const SYSTEM_FOLDERS: readonly string[] = [
   "/System",
   "/Library/LaunchAgents",
   "/Library/LaunchDaemons",
+  // Every user's programs' configuration: Claude Code's managed memory
+  // `/Library/Application Support/ClaudeCode/CLAUDE.md` (review rev103b F4).
+  "/Library/Application Support",
+  "/Library/Preferences",
+  "/Library/Managed Preferences",
 ];
 
 /**
@@ -589,16 +596,26 @@ async function refuseGlobalInstructions(
   // rev96d F1), compared with the target's, unless the write refuses the target anyway (a link
   // on its way where none may be: said by the write, as before). pi's files at the top of the
   // agent dir the render resolves, wherever it is, by its path and its real path (rev101d F2).
-  const homes = [home, await realpath(home).catch(() => home)];
+  // Run as root, each other user's home folder too, by the same rule (review rev103b F1).
+  const others = await otherHomes(io.passwd ?? PASSWD, home, io.env);
+  const homes: (string | OwnedHome)[] = [
+    home,
+    await realpath(home).catch(() => home),
+    ...others.flatMap((o) => [o.home, o.real].map((path) => ({ path, user: o.user }))),
+  ];
   const agentDirs = [...new Set([agentDir, await realpath(agentDir).catch(() => agentDir)])];
   const found =
     globalInstructionFileOf([path, out.path], homes, agentDirs) ??
     (writable ? await globalInstructionLedTo(out.path, homes, agentDirs) : undefined);
   if (found === undefined) return undefined;
   const what = found.folder
-    ? `a file of ${found.agent}'s own instructions folder in ${found.where} (${found.file}), whose every file it loads by itself`
-    : `${found.agent}'s own instructions file in ${found.where} (${found.file}), which it loads by itself`;
-  const why = `${escapeInline(path)} is ${what} in every project as your words: this project's prompt, the repository's text in it, would be read as yours everywhere`;
+    ? `a file of ${found.agent}'s own instructions folder in ${escapeInline(found.where)} (${escapeInline(found.file)}), whose every file it loads by itself`
+    : `${found.agent}'s own instructions file in ${escapeInline(found.where)} (${escapeInline(found.file)}), which it loads by itself`;
+  const [words, as] =
+    found.owner === undefined
+      ? ["your words", "yours"]
+      : [`${escapeInline(found.owner)}'s words`, `${escapeInline(found.owner)}'s`];
+  const why = `${escapeInline(path)} is ${what} in every project as ${words}: this project's prompt, the repository's text in it, would be read as ${as} everywhere`;
   if (flags.untrusted === true) {
     throw new RefusedError(
       `${flag}: ${why}; not written, and --force does not write an untrusted project's prompt there: write it elsewhere and point the agent at it`,
@@ -734,7 +751,7 @@ function layerPlace(
  */
 async function globalInstructionLedTo(
   write: string,
-  homes: readonly string[],
+  homes: readonly (string | OwnedHome)[],
   agentDirs: readonly string[],
 ): Promise<GlobalInstructionPlace | undefined> {
   const leads = linkLeads();

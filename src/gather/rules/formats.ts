@@ -573,6 +573,24 @@ export const UNDECLARED_AGENT_PLACES: readonly {
   { agent: "Crush", location: { rel: "CRUSH.md", kind: "file" } },
   { agent: "Warp", location: { rel: "WARP.md", kind: "file" } },
   { agent: "Firebase Studio", location: { rel: ".idx/airules.md", kind: "file" } },
+  // Review rev103b F5: Antigravity's `.agent/rules`, JetBrains AI Assistant's `.aiassistant/rules`,
+  // Qoder's `.qoder/rules`, Tabnine's `.tabnine/guidelines`, Gemini CLI's `.gemini/system.md`
+  // (its system prompt, `GEMINI_SYSTEM_MD=1`), Crush's `.crush.md`.
+  {
+    agent: "Antigravity",
+    location: { rel: ".agent/rules", kind: "dir", recursive: true, match: md },
+  },
+  {
+    agent: "JetBrains AI Assistant",
+    location: { rel: ".aiassistant/rules", kind: "dir", recursive: true, match: md },
+  },
+  { agent: "Qoder", location: { rel: ".qoder/rules", kind: "dir", recursive: true, match: md } },
+  {
+    agent: "Tabnine",
+    location: { rel: ".tabnine/guidelines", kind: "dir", recursive: true, match: md },
+  },
+  { agent: "Gemini CLI", location: { rel: ".gemini/system.md", kind: "file" } },
+  { agent: "Crush", location: { rel: ".crush.md", kind: "file" } },
 ];
 
 /** Where {@link ruleLocationOf} found a path: the format, its location and the folder it is looked for in. */
