@@ -2,7 +2,7 @@ import { type Dir, opendirSync, type Stats, statSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { homeFolder, isWithin, toPosix } from "../_paths.js";
 import { realpathSyncLinear } from "../_realpath.js";
-import { NO_DEADLINE } from "./private-paths.js";
+import { NO_DEADLINE } from "./no-deadline.js";
 import type { Refusal } from "./reach.js";
 
 /**
