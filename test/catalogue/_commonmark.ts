@@ -1,4 +1,5 @@
 import { HtmlRenderer, type Node, Parser } from "commonmark";
+import { type DefaultTreeAdapterMap, parse } from "parse5";
 
 // CommonMark's reference parser (commonmark.js, a devDependency) as the oracle
 // for how a Markdown reader takes the prompt's blocks: what src/_blocks.ts
@@ -106,4 +107,31 @@ export function linksOf(markdown: string): { text: string; destination: string }
       for (const link of open) link.text += node.literal;
   }
   return links;
+}
+
+/** CommonMark's reference HTML for `markdown`. */
+export const commonmarkHtml = (markdown: string) =>
+  new HtmlRenderer().render(new Parser().parse(markdown));
+
+type HtmlNode = DefaultTreeAdapterMap["node"];
+
+/** The element path around `marker`'s text node, `html` parsed as a page without and with a doctype. */
+export function pathsAround(html: string, marker: string): { quirks?: string; noQuirks?: string } {
+  const around = (page: string) => {
+    let found: string | undefined;
+    const walk = (node: HtmlNode, path: string[]) => {
+      if (found !== undefined) return;
+      if (node.nodeName === "#text") {
+        if ((node as DefaultTreeAdapterMap["textNode"]).value.includes(marker))
+          found = path.join(">");
+        return;
+      }
+      const next = "tagName" in node ? [...path, node.tagName] : path;
+      for (const child of "childNodes" in node ? (node.childNodes as HtmlNode[]) : [])
+        walk(child, next);
+    };
+    walk(parse(page), []);
+    return found;
+  };
+  return { quirks: around(html), noQuirks: around(`<!DOCTYPE html>${html}`) };
 }

@@ -1,9 +1,8 @@
-import { HtmlRenderer, Parser } from "commonmark";
-import { type DefaultTreeAdapterMap, parse } from "parse5";
 import { describe, expect, it } from "vitest";
 import { renderSystemPrompt } from "../../src/index.js";
 import { quirksTableStarts, tablesOutOfParagraphs } from "../../src/sections/html-reading.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
+import { commonmarkHtml, pathsAround } from "./_commonmark.js";
 
 // Review rev102b F3 (medium): the rev99b F3 fix wrote no `</p>` before a `<table` where one
 // stood already, so that a text read twice had one. A `</p>` that closes nothing, inside a bogus
@@ -12,28 +11,7 @@ import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 // sections after. A place the reading returns has a `<p>` open at it, whatever stands before;
 // only the places taken past the reading's cap skip a `</p>` that stands.
 
-type Node = DefaultTreeAdapterMap["node"];
-
 const T = "<table><tr><td>y</td></tr></table>";
-
-const commonmark = (md: string) => new HtmlRenderer().render(new Parser().parse(md));
-
-/** The element path around `marker`'s text node, `html` parsed as a page without a doctype. */
-function quirksPath(html: string, marker: string): string | undefined {
-  let found: string | undefined;
-  const walk = (node: Node, path: string[]) => {
-    if (found !== undefined) return;
-    if (node.nodeName === "#text") {
-      if ((node as DefaultTreeAdapterMap["textNode"]).value.includes(marker))
-        found = path.join(">");
-      return;
-    }
-    const next = "tagName" in node ? [...path, node.tagName] : path;
-    for (const child of "childNodes" in node ? (node.childNodes as Node[]) : []) walk(child, next);
-  };
-  walk(parse(html), []);
-  return found;
-}
 
 const BOGUS_ENDS = ["<!</p>", "<?</p>", "<a title=x</p>", '<a title="x"</p>'];
 
@@ -50,7 +28,7 @@ describe("hostile repository: a `</p>` that closes nothing keeps no `<p>` open a
       const result = await renderSystemPrompt(pinned(root, { projectTrusted: true }));
       expect(result.text).toContain("<notes>");
       expect(quirksTableStarts(result.text)).toEqual([]);
-      const path = quirksPath(commonmark(result.text), "QzUserSection") ?? "";
+      const path = pathsAround(commonmarkHtml(result.text), "QzUserSection").quirks ?? "";
       expect(path).not.toMatch(/(^|>)p>/);
     },
   );

@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { HtmlRenderer, Parser } from "commonmark";
-import { type DefaultTreeAdapterMap, parse } from "parse5";
+import { parse } from "parse5";
 import { describe, expect, it } from "vitest";
 import type { TouchedFile } from "../../src/gather/context/index.js";
 import { renderSystemPrompt } from "../../src/index.js";
@@ -10,6 +9,7 @@ import { quirksTableStarts, tablesOutOfParagraphs } from "../../src/sections/htm
 import { expandSkillCommand } from "../../src/skills/index.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 import { skillAt } from "../skills/_helpers.js";
+import { commonmarkHtml as commonmark, pathsAround } from "./_commonmark.js";
 import { expandProjectTemplate } from "./_expand-project.js";
 
 // Review rev97a F1 (medium): a repository text's own `<p>` around a `<table>`
@@ -22,32 +22,7 @@ import { expandProjectTemplate } from "./_expand-project.js";
 // before every `<table` start tag met while a `<p>` is open (`tablesOutOfParagraphs`), and a host's
 // result that holds one is followed by a `</p>` (`hostClosingAfter`): both modes build one tree.
 
-type Node = DefaultTreeAdapterMap["node"];
-
 const RAW_P = "<p>See the table: <table><tr><td>y</td></tr></table>";
-
-const commonmark = (md: string) => new HtmlRenderer().render(new Parser().parse(md));
-
-/** The element path around `marker`'s text node, `html` parsed as a page without and with a doctype. */
-function pathsAround(html: string, marker: string): { quirks?: string; noQuirks?: string } {
-  const around = (page: string) => {
-    let found: string | undefined;
-    const walk = (node: Node, path: string[]) => {
-      if (found !== undefined) return;
-      if (node.nodeName === "#text") {
-        if ((node as DefaultTreeAdapterMap["textNode"]).value.includes(marker))
-          found = path.join(">");
-        return;
-      }
-      const next = "tagName" in node ? [...path, node.tagName] : path;
-      for (const child of "childNodes" in node ? (node.childNodes as Node[]) : [])
-        walk(child, next);
-    };
-    walk(parse(page), []);
-    return found;
-  };
-  return { quirks: around(html), noQuirks: around(`<!DOCTYPE html>${html}`) };
-}
 
 /** `marker` (words not the repository's) reads the same in both modes, in no element `theirs` names. */
 function expectYoursApart(markdown: string, marker: string, theirs: readonly string[]) {

@@ -1,5 +1,3 @@
-import { HtmlRenderer, Parser } from "commonmark";
-import { type DefaultTreeAdapterMap, parse } from "parse5";
 import { describe, expect, it } from "vitest";
 import { closedOpenToYours, closeOpenBlocksOnOwnLine } from "../../src/_fence.js";
 import { renderSystemPrompt } from "../../src/index.js";
@@ -9,6 +7,8 @@ import {
   tablesOutOfParagraphs,
 } from "../../src/sections/html-reading.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
+
+import { commonmarkHtml as commonmark, pathsAround } from "./_commonmark.js";
 
 // Review rev99b F1 (medium): `tablesOutOfParagraphs` (a `</p>` before each `<table` start tag met
 // while a `<p>` is open, rev97a F1) read a repository's text before the closers, and was not read
@@ -21,32 +21,7 @@ import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 // past which every `<table` gets one; a text read twice had each written twice. Now no `</p>` is
 // added where one stands already.
 
-type Node = DefaultTreeAdapterMap["node"];
-
 const T = "<table><tr><td>y</td></tr></table>";
-
-const commonmark = (md: string) => new HtmlRenderer().render(new Parser().parse(md));
-
-/** The element path around `marker`'s text node, `html` parsed as a page without and with a doctype. */
-function pathsAround(html: string, marker: string): { quirks?: string; noQuirks?: string } {
-  const around = (page: string) => {
-    let found: string | undefined;
-    const walk = (node: Node, path: string[]) => {
-      if (found !== undefined) return;
-      if (node.nodeName === "#text") {
-        if ((node as DefaultTreeAdapterMap["textNode"]).value.includes(marker))
-          found = path.join(">");
-        return;
-      }
-      const next = "tagName" in node ? [...path, node.tagName] : path;
-      for (const child of "childNodes" in node ? (node.childNodes as Node[]) : [])
-        walk(child, next);
-    };
-    walk(parse(page), []);
-    return found;
-  };
-  return { quirks: around(html), noQuirks: around(`<!DOCTYPE html>${html}`) };
-}
 
 /** Texts whose `<table` an unended or closed construct hides until the closers write its `<` as text. */
 const HIDDEN_TABLES = [
