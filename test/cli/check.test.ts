@@ -60,7 +60,7 @@ describe("sysprompt check", () => {
       code: 1,
       stdout: [
         // The render's word at the file check found a problem in is said too (rev82e F6).
-        `warning ${file} [section-tag-reserved] the project's section "model" may not be the prompt's <model> element (a host's, your AGENTS.md's, your own section's, one your texts or the prompt write, or one that acts on the whole page, that no reader shows or whose text a reader reads as raw text, or one HTML knows that does not draw its text in place); it is printed as <project_model> instead\n`,
+        `warning ${file} [section-tag-reserved] the project's section "model" may not be the prompt's <model> element (a host's, your AGENTS.md's, your own section's, one your texts or the prompt write, or one that acts on the whole page, that no reader shows or whose text a reader reads as raw text, or one HTML knows that does not draw its text in place, or one longer than 128 characters); it is printed as <project_model> instead\n`,
         `error ${file}:5:17 [template-render] Helper "when": takes three arguments ({{#when a "==" b}}), got 1; the section is left out (data: no tools, no skills, builtin base prompt, no tree, several context files)\n`,
         summary(BUILTIN_ONLY, "1 error, 1 warning, 0 info"),
       ].join(""),
