@@ -32,9 +32,10 @@ describe("context file provenance", () => {
     expect(traced.provenance).toEqual({
       folders: [agent, ...ancestorsOf(project)],
       files: [
-        { path: `${agent}/AGENTS.md`, imports: [], cut: [] },
+        { path: `${agent}/AGENTS.md`, origin: "user", imports: [], cut: [] },
         {
           path: `${project}/AGENTS.md`,
+          origin: "project",
           imports: [
             `${project}/docs/style.md`,
             `${project}/docs/tabs.md`,
@@ -58,6 +59,7 @@ describe("context file provenance", () => {
     });
     expect(traced.provenance.files[1]).toEqual({
       path: `${project}/AGENTS.md`,
+      origin: "project",
       // Cut before its imports: the tokens past the cap are not there to expand.
       imports: [],
       cut: [`${project}/AGENTS.md`],

@@ -56,6 +56,8 @@ import {
   type Reach,
   stopOf,
 } from "../../repo-files/index.js";
+import type { SectionTemplate } from "../../sections/types.js";
+import type { SectionSource } from "../../types.js";
 import { type CliIo, FailedError, RefusedError, UsageError } from "../io.js";
 import { otherHomes, PASSWD } from "./_user-homes.js";
 
@@ -837,8 +839,10 @@ const AGENT_DIR_READ_FOLDERS: readonly string[] = [
 /**
  * What makes `write` a file the render reads as yours, whatever project holds it, or undefined:
  * a file at the top of the agent dir the render resolves or in one of its {@link
- * AGENT_DIR_READ_FOLDERS}, or a file `--system-prompt` or `--append-system-prompt` names; each
- * by its path and by the real path it leads to (review rev101d F1).
+ * AGENT_DIR_READ_FOLDERS}, a file `--system-prompt` or `--append-system-prompt` names, or any
+ * file the render printed as yours ({@link yourFilesRead}: your context file and everything it
+ * imports, your layer's sections and base prompt, your skills and rules); each by its path and
+ * by the real path it leads to (review rev101d F1, rev103b F3).
  */
 async function yourInputOf(
   options: SystemPromptOptions,
@@ -872,7 +876,55 @@ async function yourInputOf(
       return `a file --system-prompt or --append-system-prompt names, ${escapeInline(p)}`;
     }
   }
+  for (const { path, what } of yourFilesRead(prepared)) {
+    const at = resolve(path);
+    const keys = [at, await realpath(at).catch(() => at)].map(samePathKey);
+    if (targets.some((t) => keys.includes(t))) return `${what}, ${escapeInline(path)}`;
+  }
   return undefined;
+}
+
+/**
+ * The files the render `prepared` read and printed as yours, from its own account of them (not a
+ * second walk): your context files (`origin: user`, the agent dir's) and every file they import,
+ * your layer's sections (and the versions below them) and base prompt, the appended parts that
+ * are no repository's, your skills and your rules. A repository's file, the builtins' and the
+ * text given in code are not among them (review rev103b F3: `-o ~/notes/policy.md`, a file your
+ * `~/.pi/agent/AGENTS.md` imports, was written by an untrusted render with `--force`).
+ */
+function yourFilesRead(prepared: PreparedPrompt): { path: string; what: string }[] {
+  const files: { path: string; what: string }[] = [];
+  for (const traced of prepared.context.files) {
+    if (traced.origin !== "user") continue;
+    files.push({ path: traced.path, what: "your own context file" });
+    for (const path of traced.imports)
+      files.push({ path, what: "a file your context file imports" });
+  }
+  const yourLayer = (source: SectionSource) => source.layer === "user" || source.layer === "option";
+  for (const template of prepared.templates) {
+    for (let t: SectionTemplate | undefined = template; t !== undefined; t = t.lower) {
+      if (yourLayer(t.source) && t.source.path !== undefined) {
+        files.push({ path: t.source.path, what: "a section of your layer" });
+      }
+    }
+  }
+  for (let c = prepared.customPrompt ?? undefined; c !== undefined; c = c.lower) {
+    if (c.repository !== true && yourLayer(c.source) && c.source.path !== undefined) {
+      files.push({ path: c.source.path, what: "your base prompt" });
+    }
+  }
+  for (const part of prepared.appendParts ?? []) {
+    if (!part.repository && part.path !== undefined) {
+      files.push({ path: part.path, what: "a file appended to the prompt as yours" });
+    }
+  }
+  for (const skill of prepared.data.skills) {
+    if (skill.origin === "user") files.push({ path: skill.location, what: "a skill of yours" });
+  }
+  for (const rule of prepared.rules) {
+    if (rule.layer === "user") files.push({ path: rule.path, what: "a rule file of yours" });
+  }
+  return files;
 }
 
 /**

@@ -300,6 +300,8 @@ export async function loadContextFiles(
 export interface ContextFileTrace {
   /** As in `files` (forward slashes). */
   path: string;
+  /** Whose it is, as in `files`: the agent dir's is yours (`user`), with all it imports. */
+  origin: ContextOrigin;
   /** Real paths of the files its `@imports` pulled in, every level, in the order expanded. */
   imports: string[];
   /** Of the file and its imports, those cut at `maxBytes` (real paths for imports). */
@@ -530,7 +532,7 @@ function finish(
     diagnostics: [...diagnostics, ...deduped.diagnostics, ...capped.diagnostics],
     provenance: {
       folders: folders.map((f) => toPosix(f.dir)),
-      files: read.map(({ path, imports, cut }) => ({ path, imports, cut })),
+      files: read.map(({ path, origin, imports, cut }) => ({ path, origin, imports, cut })),
       dropped: deduped.dropped,
       ...(deduped.trimmed.length > 0 ? { trimmed: deduped.trimmed } : {}),
       ...(agentLoaded.length > 0 ? { agentLoaded: [...agentLoaded] } : {}),
@@ -538,7 +540,7 @@ function finish(
   };
 }
 
-export type LoadedFile = ContextFile & Omit<ContextFileTrace, "path">;
+export type LoadedFile = ContextFile & Omit<ContextFileTrace, "path" | "origin">;
 
 /**
  * What the agent reads itself in one project folder, against sysprompt's file there
