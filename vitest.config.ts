@@ -10,6 +10,8 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // rev103b F2: three dozen CLI renders, the first loads the CLI (10 s under load).
+  "test/catalogue/hostile-output-home-project-rule-files.test.ts",
   // rev103b F3: two dozen CLI renders, the first loads the CLI (8 s under load).
   "test/catalogue/hostile-output-own-imports.test.ts",
   // fx102b (rev102a F2): three CLI runs (list, two expands), the first loads the CLI (1.1 s idle).

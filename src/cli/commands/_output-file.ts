@@ -51,6 +51,7 @@ import type { SystemPromptOptions } from "../../options.js";
 import type { PreparedPrompt } from "../../render-system-prompt.js";
 import {
   findProjectRoot,
+  holdsProjectRoot,
   NO_DEADLINE,
   projectReach,
   type Reach,
@@ -1229,7 +1230,11 @@ async function refuseNamedOutput(
   const found = judged.map((t) => agentFileOf(t, isTop)).find(defined);
   if (found === undefined) {
     // An agent's settings file is said as such first (`~/.claude.json`, gemini's `~/.env`).
-    const dotted = said((t) => homeDotNameOf(t, where.home, own, where.platform), false);
+    const roots = await rootsInHome(named, where.home);
+    const dotted = said(
+      (t) => homeDotNameOf(t, where.home, own, where.platform, roots.get(t)),
+      false,
+    );
     if (dotted !== undefined) {
       throw new RefusedError(
         `${where.flag}: ${path}: ${dotted} in your home folder, where such files are programs' configuration (start-up files, rc files, hooks): not written (the prompt holds a repository's text); write the prompt to a file of its own (a path with no dot-name below your home folder, or for export none: the default export folder)`,
@@ -1242,14 +1247,19 @@ async function refuseNamedOutput(
       const homes = [resolve(other.home), resolve(other.real)];
       const inside = resolved.some((t) => homes.some((h) => within(t, h)));
       const whose = `${escapeInline(other.user)}'s home folder's`;
+      const theirNames = [
+        ...written.map((t) => ({ path: t, by: undefined, namesOnly: undefined })),
+        ...(inside ? await spelledInHome(resolved, other.home, {}, look, whose) : []),
+      ];
+      const [byHome, byReal] = [
+        await rootsInHome(theirNames, other.home),
+        await rootsInHome(theirNames, other.real),
+      ];
       const theirs = saidOf(
-        [
-          ...written.map((t) => ({ path: t, by: undefined, namesOnly: undefined })),
-          ...(inside ? await spelledInHome(resolved, other.home, {}, look, whose) : []),
-        ],
+        theirNames,
         (t) =>
-          homeDotNameOf(t, other.home, [], where.platform) ??
-          homeDotNameOf(t, other.real, [], where.platform),
+          homeDotNameOf(t, other.home, [], where.platform, byHome.get(t)) ??
+          homeDotNameOf(t, other.real, [], where.platform, byReal.get(t)),
         false,
       );
       if (theirs !== undefined) {
@@ -1273,6 +1283,16 @@ async function refuseNamedOutput(
   throw new RefusedError(
     `${where.flag}: ${path}: ${what}, not written over: the prompt would replace its configuration; write the prompt to a file of its own (another path, or for export none: the default export folder), then add the one line export prints to this file`,
   );
+}
+
+/** Each of `named`'s paths with its project root below `home` ({@link projectRootInHome}), if any. */
+async function rootsInHome(
+  named: readonly Named[],
+  home: string,
+): Promise<Map<string, string | undefined>> {
+  const paths = [...new Set(named.map((n) => n.path))];
+  const roots = await Promise.all(paths.map((p) => projectRootInHome(p, home)));
+  return new Map(paths.map((p, i) => [p, roots[i]]));
 }
 
 /** A path judged as the file it is (`by` undefined) or as the home path it is by another name. */
@@ -1682,6 +1702,24 @@ function namedLike(file: string, name: string): boolean {
 }
 
 /**
+ * The project root of `path` strictly below `home`, found as the render finds one ({@link
+ * findProjectRoot}, no folder above the home folder looked at: a repository's top whose marker is
+ * yours), or undefined: none below the home folder. A home kept in git (`~/.git`, a dotfiles home)
+ * is none: by the home-folder rule it makes no folder of the home a project's (review rev103b F2).
+ */
+export async function projectRootInHome(path: string, home: string): Promise<string | undefined> {
+  if (!isAbsolute(path)) return undefined;
+  const at = resolve(path);
+  if (at === home || !isWithin(at, home)) return undefined;
+  const folder = dirname(at);
+  const root = await findProjectRoot(folder, home).catch(() => undefined);
+  if (root === undefined || root === home || !isWithin(root, home)) return undefined;
+  // No root found: findProjectRoot gives the folder itself.
+  if (root === folder && !(await holdsProjectRoot(folder).catch(() => false))) return undefined;
+  return root;
+}
+
+/**
  * The folders of macOS's `~/Library` that hold your documents, not programs' configuration:
  * iCloud Drive's `Mobile Documents/` and the cloud drives' `CloudStorage/` (Dropbox, OneDrive),
  * where projects are kept. Compared by {@link nameKey}.
@@ -1702,13 +1740,17 @@ const SYNCED_IN_LIBRARY: readonly string[] = ["mobile documents", "cloudstorage"
  * home folder itself, as a path, holds no dot-name. On macOS (`platform`
  * darwin) `~/Library` is one as well: programs' per-user configuration lies
  * there, not in dot folders (`LaunchAgents/`, `Application Support/Code/User/`,
- * `Application Support/Claude/`; review rev101d F3).
+ * `Application Support/Claude/`; review rev101d F3). With `root`, the target's project root below
+ * the home folder ({@link projectRootInHome}), only the names from the home folder down to it are
+ * read: below a repository of its own (`~/code/app/.cursorrules`, `.github/`, `.cursor/rules/`)
+ * they are that project's, as anywhere else (review rev103b F2).
  */
 export function homeDotNameOf(
   path: string,
   home: string,
   own: readonly string[],
   platform: string = process.platform,
+  root?: string,
 ): string | undefined {
   if (path === home || !isWithin(path, home)) return undefined;
   if (own.some((o) => path === o || isWithin(path, o))) return undefined;
@@ -1716,7 +1758,11 @@ export function homeDotNameOf(
     names.map((f) => join(home, f)),
   );
   if (agentFolders.some((f) => isWithin(path, f))) return undefined;
-  const names = relative(home, path).split(sep);
+  const all = relative(home, path).split(sep);
+  const names =
+    root === undefined || !isWithin(path, root)
+      ? all
+      : all.slice(0, relative(home, root).split(sep).length);
   const library =
     platform === "darwin" &&
     nameKey(names[0] ?? "") === "library" &&
