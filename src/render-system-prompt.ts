@@ -56,7 +56,7 @@ import type { OptionName } from "./options/registry.js";
 import type { AppendPart, NormalizedOptions, SystemPromptOptions } from "./options.js";
 import { assemblePromptData, newNameBudget } from "./prompt-data.js";
 import { type ResolvedRender, resolveRenderOptions } from "./render-options.js";
-import { mergeRootMarkerRefusals } from "./repo-files/index.js";
+import { mergeRootMarkerRefusals, withPrivateLook } from "./repo-files/index.js";
 import type { GivenBy, OptionOrigin } from "./resolve-options.js";
 import { emptyPromptDiagnostics } from "./sections/empty-prompt.js";
 import { CHECK_BUDGET_CHARS, type CheckBudget, withCheckBudget } from "./sections/html-reading.js";
@@ -318,12 +318,23 @@ function saidOnce(...lists: readonly Diagnostic[][]): Diagnostic[] {
  * `runner` runs each gathering step; a prompt session passes one that reuses
  * what has not changed on disk. `givenBy` names who gave `given` in `origins`. `stop` (check's
  * signal) ends the gathering before its deadline: the steps still running give their fallback.
+ * Every file of yours it reads is checked against one look at your private places, made at the
+ * first and dropped at its end ({@link withPrivateLook}; review fx104b).
  */
-export async function preparePrompt(
+export function preparePrompt(
   given: SystemPromptOptions = {},
   runner: StepRunner = runStep,
   givenBy: GivenBy = "api",
   stop?: AbortSignal,
+): Promise<PreparedPrompt> {
+  return withPrivateLook(() => prepare(given, runner, givenBy, stop));
+}
+
+async function prepare(
+  given: SystemPromptOptions,
+  runner: StepRunner,
+  givenBy: GivenBy,
+  stop: AbortSignal | undefined,
 ): Promise<PreparedPrompt> {
   const started = monotonicMs();
   // 1. Options: the caller's, the config files' and the agent preset's, resolved once.

@@ -12,7 +12,7 @@ import { globRuleFolders, type TouchedFile } from "../gather/context/index.js";
 import { contextKey, ruleKey } from "../gather/context/touch-keys.js";
 import { realWorkingFolder } from "../gather/roots.js";
 import { globSuffixes, RULE_FORMATS } from "../gather/rules/index.js";
-import { NO_DEADLINE, projectReach } from "../repo-files/index.js";
+import { NO_DEADLINE, projectReach, withPrivateLook } from "../repo-files/index.js";
 import { formatTouched } from "../touch/format.js";
 import type { Diagnostic } from "../types.js";
 import { type HookWhere, hookLoading, mayBringSomething } from "./context.js";
@@ -67,8 +67,18 @@ export interface SlowCall {
  * The text `paths` of `call` bring in that the session was not given, or
  * none, with at most one line worth saying; the session's state updated
  * (unless `late()`). Throws what loading threw (the caller makes it a note).
+ * One look at your private places for the call, as for a render (withPrivateLook, fx104b).
  */
-export async function slowContext(
+export function slowContext(
+  agent: ToolAgent,
+  call: HookCall,
+  paths: readonly string[],
+  c: SlowCall,
+): Promise<{ text?: string; note?: string }> {
+  return withPrivateLook(() => slowContextOnce(agent, call, paths, c));
+}
+
+async function slowContextOnce(
   agent: ToolAgent,
   call: HookCall,
   paths: readonly string[],

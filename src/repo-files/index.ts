@@ -45,7 +45,13 @@ export {
   sharedAgentDir,
   sharedAgentDirDiagnostic,
 } from "./own-folders.js";
-export { MAX_PRIVATE_ENTRIES, YOUR_PRIVATE_PLACES, yourPrivateRefusal } from "./own-private.js";
+export {
+  MAX_PRIVATE_ENTRIES,
+  privateLooksMade,
+  withPrivateLook,
+  YOUR_PRIVATE_PLACES,
+  yourPrivateRefusal,
+} from "./own-private.js";
 export {
   type Checkout,
   type OwnFiles,

@@ -1,5 +1,5 @@
 import { type Dir, opendirSync, type Stats, statSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { homeFolder, isWithin, toPosix } from "../_paths.js";
 import { realpathSyncLinear } from "../_realpath.js";
 import { NO_DEADLINE } from "./no-deadline.js";
@@ -87,28 +87,71 @@ export interface YoursAt {
   signal?: AbortSignal | undefined;
 }
 
-// One look at your private places per render (its signal) and home. A read with no signal of its
-// own (NO_DEADLINE is every caller's; a preset, your config, the synchronous loaders) shares a look
-// taken less than a second before, so a loader of a hundred templates looks once, not a hundred times.
+// One look at your private places per render and home (review fx104b): every file of yours a
+// render checks, whatever step reads it and with whatever signal or none (the builtin layer, your
+// config, a preset, your rule files), shares the look of the render under way, made at the first
+// of them; a render's end drops it, and the next render (a watch rebuild, a serve request) looks
+// again. Keyed by a step's signal, and a read with none by a window of a second, a render looked
+// once per step and, under valgrind's 30-fold slowness, once per builtin section (cli-instr 717 M
+// to 807 M instructions at 129048e1).
+let underWay: Map<string, YourPrivate> | undefined;
+let rendering = 0;
+// Outside a render (a library caller's loader): one look per signal, and a read with no signal
+// (NO_DEADLINE is every caller's; the synchronous loaders) shares a look taken less than a second
+// before, so a loader of a hundred templates looks once, not a hundred times.
 const seen = new WeakMap<AbortSignal, Map<string, YourPrivate>>();
 const recent = new Map<string, { at: number; mine: YourPrivate }>();
 const RECENT_MS = 1_000;
+let looks = 0;
+
+/**
+ * Runs `work` (one render's preparation, one hook call) with one look at your private places
+ * per home for every file of yours it checks, made lazily at the first and dropped when `work`
+ * settles. A render that starts while another runs starts a fresh look, which both then share:
+ * no render's files are checked against a look older than its start.
+ */
+export async function withPrivateLook<T>(work: () => Promise<T>): Promise<T> {
+  underWay = new Map();
+  rendering++;
+  try {
+    return await work();
+  } finally {
+    if (--rendering === 0) underWay = undefined;
+  }
+}
+
+/** How many looks at your private places this process made (tests: one per render). */
+export function privateLooksMade(): number {
+  return looks;
+}
+
+function lookAt(home: string): YourPrivate {
+  looks++;
+  return { home, places: placesOf(home) };
+}
 
 function yourPrivate(at: YoursAt): YourPrivate {
   const home = at.home ?? homeFolder();
+  if (underWay !== undefined) {
+    const kept = underWay.get(home);
+    if (kept) return kept;
+    const made = lookAt(home);
+    underWay.set(home, made);
+    return made;
+  }
   const signal = at.signal !== NO_DEADLINE ? at.signal : undefined;
   if (signal === undefined) {
     const now = performance.now();
     const kept = recent.get(home);
     if (kept && now - kept.at < RECENT_MS) return kept.mine;
-    const mine: YourPrivate = { home, places: placesOf(home) };
+    const mine = lookAt(home);
     if (recent.size > 16) recent.clear();
     recent.set(home, { at: now, mine });
     return mine;
   }
   const kept = seen.get(signal)?.get(home);
   if (kept) return kept;
-  const made: YourPrivate = { home, places: placesOf(home) };
+  const made = lookAt(home);
   const byHome = seen.get(signal) ?? new Map<string, YourPrivate>();
   byHome.set(home, made);
   seen.set(signal, byHome);
@@ -116,19 +159,36 @@ function yourPrivate(at: YoursAt): YourPrivate {
 }
 
 function placesOf(home: string): YourPrivate["places"] {
-  const realHome = realOrUndefined(home) ?? home;
+  // Absolute and normal, as a real path is: `placeOf` compares them as strings.
+  const base = resolve(home);
+  const realHome = realOrUndefined(base) ?? base;
   const places: YourPrivate["places"] = [];
   for (const rel of YOUR_PRIVATE_PLACES) {
     const shown = `~/${rel}`;
-    const at = join(home, rel);
+    const at = join(base, rel);
     places.push({ at, shown });
-    if (realHome !== home) places.push({ at: join(realHome, rel), shown });
+    if (realHome !== base) places.push({ at: join(realHome, rel), shown });
     // Your `~/.ssh -> ~/dotfiles/ssh`: the folder it leads to is as private.
     const real = realOrUndefined(at);
     if (real !== undefined && real !== at && real !== join(realHome, rel))
       places.push({ at: real, shown });
   }
   return places;
+}
+
+/**
+ * The place `path` lies at or below, as {@link isWithin} says, by one `resolve` of it and a
+ * string comparison per place (all absolute and normal: `placesOf`, real paths of the walk), not a
+ * `path.relative` per place: some 30 places for every file of yours a render reads (fx104b).
+ * Windows compares names case-insensitively: there, `isWithin` itself.
+ */
+function placeOf(
+  path: string,
+  places: YourPrivate["places"],
+): YourPrivate["places"][number] | undefined {
+  if (sep !== "/") return places.find((p) => isWithin(path, p.at));
+  const at = resolve(path);
+  return places.find((p) => at === p.at || (at.startsWith(p.at) && at[p.at.length] === "/"));
 }
 
 function statOrNone(path: string): Stats | undefined {
@@ -148,7 +208,7 @@ function realOrUndefined(path: string): string | undefined {
 }
 
 /**
- * The private files of your home by identity, stat'ed once per render (not
+ * The private files of your home by identity, stat'ed once per render ({@link withPrivateLook}; not
  * through src/_io.ts: a session would render again each time ssh rewrites
  * `known_hosts`, and no text is read): each
  * place, and below a folder its entries, links followed to a file (a key
@@ -161,6 +221,7 @@ function identitiesOf(mine: YourPrivate, signal: AbortSignal | undefined): Ident
   const ids = new Map<string, string>();
   let left = MAX_PRIVATE_ENTRIES;
   let short: string | undefined;
+  let cutByDeadline = false;
   let seenEntries = 0;
   const stopAt = performance.now() + MAX_PRIVATE_MS;
   const realHome = realOrUndefined(mine.home) ?? mine.home;
@@ -185,8 +246,10 @@ function identitiesOf(mine: YourPrivate, signal: AbortSignal | undefined): Ident
       // Streamed, and timed by the clock: a million-entry cache is neither read whole nor walked
       // past the stop (the render's signal cannot fire while this runs; review rev103a F3).
       for (let entry = d.readSync(); entry !== null; entry = d.readSync()) {
-        if (signal?.aborted) short = "the render's deadline passed";
-        else if ((++seenEntries & 63) === 0 && performance.now() > stopAt)
+        if (signal?.aborted) {
+          short = "the render's deadline passed";
+          cutByDeadline = true;
+        } else if ((++seenEntries & 63) === 0 && performance.now() > stopAt)
           short = `the look took more than ${MAX_PRIVATE_MS} ms`;
         if (short !== undefined) return;
         const path = join(dir, entry.name);
@@ -232,8 +295,11 @@ function identitiesOf(mine: YourPrivate, signal: AbortSignal | undefined): Ident
     if (s.isDirectory()) walk(place, 1);
     else add(s, place);
   }
-  mine.identities = short === undefined ? { ids } : { ids, short };
-  return mine.identities;
+  const found = short === undefined ? { ids } : { ids, short };
+  // A look cut by one reader's deadline is not kept: the render's others (the builtin layer's,
+  // read with none) look again rather than refuse their files of more than one name.
+  if (!cutByDeadline) mine.identities = found;
+  return found;
 }
 
 /**
@@ -244,9 +310,9 @@ function identitiesOf(mine: YourPrivate, signal: AbortSignal | undefined): Ident
  * device and inode (a hard link's other names cannot be seen from it); a
  * file with more than one name that could not be compared with all of them
  * is refused too. A `named` path lying, as named, in a place is refused before
- * its links are followed; and the places are walked once per render step for
- * every read, since a link found there makes what it leads to private too
- * (review rev103a F1).
+ * its links are followed; and the places are walked once per render
+ * ({@link withPrivateLook}) whatever the file, since a link found there makes
+ * what it leads to private too (review rev103a F1).
  */
 export function yourPrivateRefusal(
   real: string,
@@ -257,16 +323,14 @@ export function yourPrivateRefusal(
   const mine = yourPrivate(at);
   // The path as named (`@~/.ssh/id_ed25519`), before its links are followed (review rev103a F1).
   const namedAt =
-    named !== undefined && isAbsolute(named)
-      ? mine.places.find((p) => isWithin(named, p.at))
-      : undefined;
+    named !== undefined && isAbsolute(named) ? placeOf(named, mine.places) : undefined;
   if (namedAt !== undefined) {
     const below = toPosix(relative(namedAt.at, named as string));
     return privateRefusal(`it is ${below === "" ? namedAt.shown : `${namedAt.shown}/${below}`}`);
   }
   // The walk adds to the places what links in them lead to, so it comes first (rev103a F1).
   const { ids, short } = identitiesOf(mine, at.signal);
-  const place = mine.places.find((p) => isWithin(real, p.at));
+  const place = placeOf(real, mine.places);
   if (place !== undefined) {
     const below = toPosix(relative(place.at, real));
     const shown = below === "" ? place.shown : `${place.shown}/${below}`;

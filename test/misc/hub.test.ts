@@ -9,17 +9,27 @@ import { describe, expect, it } from "vitest";
  */
 const HUB = new URL("../../src/render-system-prompt.ts", import.meta.url);
 
-/** The lines of `export async function <name>(` through its closing brace at column 0. */
+/** The lines of `async function <name>(` (exported or not) through its closing brace at column 0. */
 function functionLines(source: string, name: string): string[] {
   const lines = source.split("\n");
-  const start = lines.findIndex((l) => l.startsWith(`export async function ${name}(`));
+  const start = lines.findIndex((l) =>
+    l.replace(/^export /, "").startsWith(`async function ${name}(`),
+  );
   const end = lines.findIndex((l, i) => i > start && l === "}");
   if (start < 0 || end < 0) throw new Error(`${name} not found in ${HUB.pathname}`);
   return lines.slice(start, end + 1);
 }
 
 describe("the hub, render-system-prompt.ts", () => {
-  const body = functionLines(readFileSync(HUB, "utf8"), "preparePrompt");
+  // preparePrompt runs `prepare` under one look at your private places (withPrivateLook, fx104b).
+  const source = readFileSync(HUB, "utf8");
+  const body = functionLines(source, "prepare");
+
+  it("preparePrompt is prepare under one look at your private places", () => {
+    expect(source).toContain(
+      "return withPrivateLook(() => prepare(given, runner, givenBy, stop));",
+    );
+  });
 
   it("preparePrompt is under 80 lines", () => {
     expect(body.length).toBeLessThan(80);
