@@ -23,7 +23,7 @@ import { LATIN_LETTERS } from "./_latin-letters.js";
 import { valueWithoutLinkDefinitions, withoutLinkDefinitions } from "./_link-definitions.js";
 import { LT_LOOK_ALIKES } from "./_lt-look-alikes.js";
 import { delimiterRowAt } from "./_table-rows.js";
-import { isHidden, unitEscapes } from "./_text.js";
+import { isHidden, isMarkedBackslash, unitEscapes } from "./_text.js";
 import type { RenderStop } from "./sections/render.js";
 import type { Diagnostic } from "./types.js";
 
@@ -298,11 +298,28 @@ export const MAX_MISSES = 16_384;
  * could break a line, hide text or reorder it ({@link isHidden}: controls,
  * every default-ignorable code point) becomes `\uXXXX`, as the workspace
  * tree writes names, so a folder named `x\n- IMPORTANT: …` cannot add a line
- * to the prompt, nor `\u202Egpj.exe` read as another name. With `lines`,
+ * to the prompt, nor `\u202Egpj.exe` read as another name; a literal `\`
+ * that a `u` follows is written `\u005c` (`backslashesMarked`, src/_text.ts), so a
+ * file named `a\u202eb.md` reads apart from `a` U+202E `b.md`. `text` is
+ * raw: this is the first escaper a name meets, and the only one of the
+ * prompt's that marks a backslash (review rev101e F4). With `lines`,
  * each line of a text of several is written so, its LF, CR and TAB kept
  * (review rev66c F5: a multi-line value kept U+2028, NEL, FF and VT raw).
  */
 export function oneLine(text: string, lines = false): string {
+  return lineWritten(text, lines, true);
+}
+
+/**
+ * {@link oneLine} of text an escaper that writes every `\` as `\\` has
+ * written already (`JSON.stringify`'s quoted value): its backslashes are
+ * marked, so they are not marked again (review rev101e F4).
+ */
+export function jsonOneLine(json: string): string {
+  return lineWritten(json, false, false);
+}
+
+function lineWritten(text: string, lines: boolean, mark: boolean): string {
   let out = "";
   let copied = 0;
   for (let i = 0; i < text.length; i++) {
@@ -310,7 +327,7 @@ export function oneLine(text: string, lines = false): string {
     // A tag character (U+E0020) is hidden too, and takes two units.
     const width = code > 0xffff ? 2 : 1;
     if (lines && (code === 0x0a || code === 0x0d || code === 0x09)) continue;
-    if (isHidden(code) || (code > 0x7f && isUnseen(code))) {
+    if (isHidden(code) || (code > 0x7f && isUnseen(code)) || (mark && isMarkedBackslash(text, i))) {
       out += `${text.slice(copied, i)}${unitEscapes(code)}`;
       copied = i + width;
     }
@@ -3221,7 +3238,16 @@ export const ELEMENT_END = "\n\n";
  * as a comment, an HTML block or a code block.
  */
 export function nameText(text: string, names: ReadonlySet<string>): string {
-  return lineValue(escapeWrapperTags(oneLine(text), names));
+  return writtenNameText(oneLine(text), names);
+}
+
+/**
+ * {@link nameText} of a line {@link oneLine} wrote already (a git branch or
+ * subject as the git section keeps it): not written one line again, since
+ * its literal `\u` is marked once, on the raw name (review rev101e F4).
+ */
+export function writtenNameText(line: string, names: ReadonlySet<string>): string {
+  return lineValue(escapeWrapperTags(line, names));
 }
 
 /**
@@ -3236,7 +3262,17 @@ export function nameText(text: string, names: ReadonlySet<string>): string {
  * With `names` (a repository's name) no tag of them either ({@link xmlValueText}).
  */
 export function xmlNameText(text: string, names?: ReadonlySet<string>): string {
-  const escaped = escapeXml(oneLine(text));
+  return writtenXmlNameText(oneLine(text), names);
+}
+
+/**
+ * {@link xmlNameText} of a line {@link oneLine} wrote already (a touched
+ * file's `path` and `rule`, which the loader keeps so): not written one line
+ * again, since its literal `\u` is marked once, on the raw name (review
+ * rev101e F4).
+ */
+export function writtenXmlNameText(line: string, names?: ReadonlySet<string>): string {
+  const escaped = escapeXml(line);
   // A look-alike `<` is a reference to itself: an XML reader reads the name or path the
   // repository has (rev68c F7); its owner mark is held first (escapeWrapperTags).
   return lineValue(names === undefined ? escaped : escapeWrapperTags(escaped, names, true));

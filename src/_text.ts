@@ -1,3 +1,5 @@
+import { sep } from "node:path";
+
 /**
  * The characters that act on text rather than show (the one list: the
  * terminal's escapes, the prompt's one-line paths and names, one-line
@@ -56,6 +58,40 @@ export function unitEscapes(code: number): string {
   for (let k = 0; k < units.length; k++)
     out += `\\u${units.charCodeAt(k).toString(16).padStart(4, "0")}`;
   return out;
+}
+
+/**
+ * The one rule for a literal backslash in a name, a path or a value a
+ * repository (or anyone) chose: a `\` that a `u` follows is written
+ * `\u005c`, as a hidden character is written `\uXXXX`. A file named
+ * `a\u202eb.md` (backslash, `u`, `2`, `0`, `2`, `e`) then reads
+ * `a\u005cu202eb.md`, apart from `a` U+202E `b.md`, written `a\u202eb.md`;
+ * before, the two printed as one name in the tree, the AGENTS.md list, a
+ * rule's path and the diagnostics (review rev101e F4). Only before a `u`:
+ * that is the one escape the escapers write, so a Windows-style `dir\file`
+ * or a regex-like `a\d.md` prints as it is; where `\` is the path separator
+ * (Windows) nothing is marked ({@link isMarkedBackslash}). It is the one step that is not
+ * the same when done twice (every other escaper leaves its own output as it
+ * is), so it is done once, on the raw text, by the first escaper a name
+ * meets: `oneLine` in src/_prompt-text.ts for the prompt, and
+ * {@link terminalName} for the terminal; an escaper given text one of them
+ * wrote (the tree's names, a context file's escaped path) never does it
+ * again.
+ */
+export function backslashesMarked(text: string): string {
+  return sep === "/" && text.includes("\\u") ? text.replaceAll("\\u", BACKSLASH_U) : text;
+}
+
+/** A literal `\u` as {@link backslashesMarked} writes it. */
+const BACKSLASH_U = "\\u005cu";
+
+/**
+ * True for a `\` at `i` of `text` that a `u` follows: {@link backslashesMarked}
+ * writes it `\u005c`. Not where `\` is the path separator (Windows, as
+ * `toPosix` takes it): no name holds one there, and `C:\Users` stays as it is.
+ */
+export function isMarkedBackslash(text: string, i: number): boolean {
+  return sep === "/" && text.charCodeAt(i) === 0x5c && text.charCodeAt(i + 1) === 0x75;
 }
 
 /** The space separators (`\p{Zs}`), all below U+FFFF: the space, no-break spaces, the en/em/ideographic spaces. */
@@ -193,6 +229,18 @@ export function escapeControls(text: string, kind: TextKind = "report"): string 
  */
 export function escapeInline(text: string): string {
   return escapeControls(text, "field");
+}
+
+/**
+ * A raw name, path or message quoting them (a diagnostic's, a listing's), as
+ * the terminal prints it: its literal `\u` marked first
+ * ({@link backslashesMarked}), then one line ({@link escapeInline}) with its
+ * spacing visible ({@link escapeSpacing}). Only on text no escaper has
+ * written yet: what `oneLine` wrote is passed to {@link escapeInline}
+ * alone.
+ */
+export function terminalName(text: string): string {
+  return escapeSpacing(escapeInline(backslashesMarked(text)));
 }
 
 const ELLIPSIS = "…";

@@ -11,6 +11,7 @@ import {
   valueText,
   withNameBudget,
   withoutAgentVariablesIn,
+  writtenNameText,
   xmlNameText,
   xmlValueText,
 } from "./_prompt-text.js";
@@ -251,9 +252,10 @@ function assembleInBudget(input: PromptDataInputs): ReturnType<typeof assemblePr
     alwaysRules: rules.alwaysRules,
     onDemandRules: rules.onDemandRules,
     // Relative to cwd: a folder named `~` is `./~/AGENTS.md`, never read as the home's.
-    // A path's leading spaces would pass for the list's indentation: `\u0020` (escapeSpacing).
-    agentsMd: (tree?.agentsMd ?? []).map((p) => name(escapeSpacing(notHomeLike(p)))),
-    rootAgentsMd: (tree?.rootAgentsMd ?? []).map((p) => name(escapeSpacing(p))),
+    // A path's leading spaces would pass for the list's indentation: `\u0020` (escapeSpacing),
+    // after the name is escaped: its first escaper (oneLine) marks a literal `\u` (rev101e F4).
+    agentsMd: (tree?.agentsMd ?? []).map((p) => escapeSpacing(name(notHomeLike(p)))),
+    rootAgentsMd: (tree?.rootAgentsMd ?? []).map((p) => escapeSpacing(name(p))),
     agentsMdTruncated: (tree?.agentsMdOmitted ?? 0) > 0,
     agentsMdLeftOut: tree?.agentsMdLeftOut ?? 0,
     agentsMdOnTouch: options.contextOnTouch === true,
@@ -344,7 +346,8 @@ function withoutAgentVariablesOf(data: PromptData): PromptData {
  * neither may end the `<git>` element or open another the prompt gives weight to.
  */
 function gitInsideElements(git: GitInfo, wrappers: ReadonlySet<string>): GitInfo {
-  const safe = (text: string) => nameText(text, wrappers);
+  // One line already (gitText): its literal `\u` is marked there, once (rev101e F4).
+  const safe = (text: string) => writtenNameText(text, wrappers);
   return {
     ...git,
     branch: git.branch === null ? null : safe(git.branch),

@@ -1,4 +1,4 @@
-import { escapeInline, escapeSpacing } from "../_text.js";
+import { escapeInline, terminalName } from "../_text.js";
 import type { Diagnostic, DiagnosticLevel } from "../types.js";
 
 /** Paints a diagnostic's level (see `colors.ts`); the identity when colours are off. */
@@ -13,6 +13,8 @@ const plain: LevelPainter = (_level, text) => text;
  * file name may hold anything but `/`. Path and message are written as a
  * listing's names are ({@link escapeSpacing}: a TAB as `\u0009`), so a
  * project's file name cannot push or forge the line's columns (review rev55a F1).
+ * Both are raw (a diagnostic holds names as they are), so their literal `\u`
+ * is marked here, once ({@link terminalName}: review rev101e F4).
  */
 export function formatDiagnostics(
   diagnostics: readonly Diagnostic[],
@@ -21,9 +23,9 @@ export function formatDiagnostics(
   return diagnostics
     .map((d) => {
       const where = d.path
-        ? ` ${escapeSpacing(escapeInline(d.path))}${d.line !== undefined ? `:${d.line}${d.column !== undefined ? `:${d.column}` : ""}` : ""}`
+        ? ` ${terminalName(d.path)}${d.line !== undefined ? `:${d.line}${d.column !== undefined ? `:${d.column}` : ""}` : ""}`
         : "";
-      return `${paint(d.level, d.level)}${where} [${escapeInline(d.code)}] ${escapeSpacing(escapeInline(d.message))}\n`;
+      return `${paint(d.level, d.level)}${where} [${escapeInline(d.code)}] ${terminalName(d.message)}\n`;
     })
     .join("");
 }

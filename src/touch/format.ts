@@ -12,7 +12,7 @@ import {
   OWNER_MARK,
   repositoryNames,
   TOUCH_ELEMENT,
-  xmlNameText,
+  writtenXmlNameText,
 } from "../_prompt-text.js";
 import { wellFormed } from "../_text.js";
 import type { TouchedFile } from "../gather/context/on-touch.js";
@@ -99,8 +99,9 @@ export function touchedElement(
   // tag of the host's, this element's (rev69a F3) or the prompt's own (`user_instructions`, your
   // sections: rev70a F5), the names the text is escaped against; no owner mark in a repository's.
   const rule =
-    f.kind === "rule" && f.name !== undefined ? ` rule="${xmlNameText(f.name, names)}"` : "";
-  const path = xmlNameText(shownPath(f.path, cwd), names);
+    f.kind === "rule" && f.name !== undefined ? ` rule="${writtenXmlNameText(f.name, names)}"` : "";
+  // Written one line by the loader (oneLine), its literal `\u` marked there: not again (rev101e F4).
+  const path = writtenXmlNameText(shownPath(f.path, cwd), names);
   // Your file carries the mark the prompt gives your rule (`owner="user"`), which a repository's
   // names never spell live (escaped above): the text says whose it is (rev92d F3).
   const owner = f.owner === "user" ? ` ${OWNER_MARK}` : "";

@@ -1,4 +1,4 @@
-import { oneLine, xmlNameText } from "../../_prompt-text.js";
+import { xmlNameText } from "../../_prompt-text.js";
 import { DEFAULT_DEADLINE_MS, runStep, signalAfter } from "../../gather/deadline.js";
 import { belowCwdFormats, findRulesBelowCwd } from "../../gather/rules/index.js";
 import type { SystemPromptOptions } from "../../options.js";
@@ -257,7 +257,7 @@ async function rulesBelowCwd(
           code: "rules-below-cwd-cut",
           message:
             "explain searched part of the folders below cwd for rule files that come on touch: the walk stopped at its cap or the deadline",
-          path: oneLine(opts.cwd),
+          path: opts.cwd,
         },
       ]
     : [];
@@ -271,7 +271,7 @@ function belowCwdNotSearched(cwd: string): Diagnostic {
     code: "rules-below-cwd-cut",
     message:
       "explain did not search the folders below cwd for rule files that come on touch: the deadline passed first; a longer --deadline searches them",
-    path: oneLine(cwd),
+    path: cwd,
   };
 }
 

@@ -1,6 +1,6 @@
 import { relative } from "node:path";
 import { leavesFolder, notHomeLike, toPosix } from "../../_paths.js";
-import { escapeInline, escapeSpacing } from "../../_text.js";
+import { terminalName } from "../../_text.js";
 
 /**
  * A path under the working directory relative to it, as typed; any other
@@ -13,5 +13,6 @@ export function showPath(path: string, cwd: string): string {
   // One line: a repository's file named `x\nerror FAKE …` must not print a line of its own.
   // `~/AGENTS.md` of a folder named `~` would read as the home's: `./~/AGENTS.md`.
   const shown = rel === "" || leavesFolder(rel) ? path : notHomeLike(rel);
-  return escapeSpacing(escapeInline(toPosix(shown)));
+  // Raw: its literal `\u` marked once, here (terminalName, rev101e F4).
+  return terminalName(toPosix(shown));
 }

@@ -1,5 +1,5 @@
 import { toPosix } from "../../_paths.js";
-import { escapeSpacing } from "../../_text.js";
+import { terminalName } from "../../_text.js";
 import { capDiagnostics } from "../../engine/index.js";
 import { mergeRootMarkerRefusals } from "../../repo-files/index.js";
 import { formatDiagnostics, formatTable } from "../format.js";
@@ -47,9 +47,9 @@ export async function listCommand(
       ? "  (none)\n"
       : formatTable(
           templates.templates.map((t) => [
-            `  /${escapeSpacing(t.name)}${t.argumentHint ? ` ${escapeSpacing(t.argumentHint)}` : ""}`,
-            escapeSpacing(t.description),
-            `${t.source} ${escapeSpacing(toPosix(t.filePath))}`,
+            `  /${terminalName(t.name)}${t.argumentHint ? ` ${terminalName(t.argumentHint)}` : ""}`,
+            terminalName(t.description),
+            `${t.source} ${terminalName(toPosix(t.filePath))}`,
           ]),
         ),
   );
@@ -59,9 +59,9 @@ export async function listCommand(
       ? "  (none)\n"
       : formatTable(
           skills.skills.map((s) => [
-            `  ${escapeSpacing(s.name)}${s.disableModelInvocation ? " (hidden)" : ""}`,
-            oneLine(s.description),
-            `${s.source} ${escapeSpacing(toPosix(s.filePath))}`,
+            `  ${terminalName(s.name)}${s.disableModelInvocation ? " (hidden)" : ""}`,
+            terminalName(oneLine(s.description)),
+            `${s.source} ${terminalName(toPosix(s.filePath))}`,
           ]),
         ),
   );
@@ -71,9 +71,11 @@ export async function listCommand(
     io.stdout(
       formatTable(
         rules.rules.map((r) => [
-          `  ${oneLine(r.name, 40)}`,
-          r.activation === "glob" ? `glob ${oneLine(r.globs.join(", "), 40)}` : r.activation,
-          `${r.source} ${escapeSpacing(r.path)}`,
+          `  ${terminalName(oneLine(r.name, 40))}`,
+          r.activation === "glob"
+            ? `glob ${terminalName(oneLine(r.globs.join(", "), 40))}`
+            : r.activation,
+          `${r.source} ${terminalName(r.path)}`,
         ]),
       ),
     );

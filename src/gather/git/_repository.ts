@@ -1,7 +1,6 @@
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { lstat, readlink, realpath, stat } from "../../_io.js";
 import { isBelowCeiling, isWithin } from "../../_paths.js";
-import { oneLine } from "../../_prompt-text.js";
 import { readCappedText } from "../../repo-files/capped-read.js";
 import {
   gitDirNamed,
@@ -474,7 +473,11 @@ async function commonDirOf(gitDir: string): Promise<Common> {
   return { ok: true, path: real };
 }
 
-/** A path from the repository, as one safe line for a message. */
+/**
+ * A path from the repository, for a message: raw, as every diagnostic holds
+ * a name; its printer writes it one line, its literal `\u` marked there once
+ * (review rev101e F4: written one line here, it was marked twice).
+ */
 function shown(path: string): string {
-  return oneLine(path);
+  return path;
 }

@@ -1,7 +1,6 @@
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { realpath } from "../../_io.js";
 import { homeFolder, xdgFolder } from "../../_paths.js";
-import { oneLine } from "../../_prompt-text.js";
 import type { GitInfo } from "../../data.js";
 import type { Diagnostic } from "../../types.js";
 import { type GatherStep, lifted } from "../deadline.js";
@@ -418,7 +417,7 @@ async function otherRepository(
   return {
     level: "warning",
     code: "git-outside",
-    message: `git would use ${oneLine(said[differs] ?? "")} as its ${what}, not ${oneLine(wanted[differs] ?? "")} (a core.worktree setting, or a layout git reads differently); the git section is left out`,
+    message: `git would use ${said[differs] ?? ""} as its ${what}, not ${wanted[differs] ?? ""} (a core.worktree setting, or a layout git reads differently); the git section is left out`,
     path: differs === 0 ? join(expected.commonDir, "config") : expected.dotGit,
   };
 }

@@ -4,4 +4,4 @@
  * prompt gets (C0 and C1 controls, DEL, Unicode line breaks and bidi controls
  * become `\uXXXX`), so no escape sequence or forged line gets through.
  */
-export { oneLine as printable } from "../../_prompt-text.js";
+export { jsonOneLine as jsonPrintable, oneLine as printable } from "../../_prompt-text.js";

@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../../types.js";
-import { printable } from "./_printable.js";
+import { jsonPrintable } from "./_printable.js";
 import type { PiFlagArgument } from "./argv.js";
 
 const OFF_WORDS = new Set(["false", "0", "no", "off"]);
@@ -40,5 +40,6 @@ export function booleanFlag(
 function quote(value: string): string {
   const chars = [...value];
   const cut = chars.length > MAX_QUOTED ? `${chars.slice(0, MAX_QUOTED).join("")}…` : value;
-  return printable(JSON.stringify(cut));
+  // JSON writes each `\` as `\\`: its backslashes are not marked again (rev101e F4).
+  return jsonPrintable(JSON.stringify(cut));
 }
