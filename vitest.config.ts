@@ -16,6 +16,8 @@ const SLOW = [
   "test/catalogue/hostile-output-own-imports.test.ts",
   // fx104c (rev101e F4): a render with the tree, an explain and a list, the first loads the CLI.
   "test/catalogue/hostile-name-literal-backslash-u.test.ts",
+  // fx105b (rev104c F3): two CLI renders, the first loads the CLI (8 s at a load of 17).
+  "test/catalogue/hostile-section-view-drops-left-out.test.ts",
   // fx102b (rev102a F2): three CLI runs (list, two expands), the first loads the CLI (1.1 s idle).
   "test/catalogue/hostile-untrusted-own-checkout-skill-expand.test.ts",
   // fx101d (rev98a F1, rev99a F3): two renders at deadline 0 and a skills load (2.4 s idle).

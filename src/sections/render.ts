@@ -25,7 +25,7 @@ import {
   yoursPieces,
 } from "../_fence.js";
 import { withoutLinkDefinitions } from "../_link-definitions.js";
-import { escapedWholeText, withNameWork } from "../_prompt-text.js";
+import { escapedWholeText, escapeXml, withNameWork } from "../_prompt-text.js";
 import { wellFormed } from "../_text.js";
 import type { PromptData } from "../data.js";
 import {
@@ -65,6 +65,7 @@ import {
   namesHeldFrom,
   reservedElementNames,
   type YourLabels,
+  type YourLine,
 } from "./reserved-tags.js";
 import { CUSTOM_PROMPT_SECTION, type SectionTemplate } from "./types.js";
 import { linesShownInOrder, proseLines, withoutHidden } from "./user-text.js";
@@ -961,8 +962,8 @@ export function renderSections(
         [
           ...(yours === undefined ? [] : [yours]),
           ...yourTexts(data),
-          // Your on-demand rule's line ends `— path (owner="user")` where the builtin marks it.
-          ...(names.aroundYours?.has("rule") ? yourMarkedPaths(data) : []),
+          // Your on-demand rule's line, as the builtin writes it, ends `— path (owner="user")`.
+          ...(names.aroundYours?.has("rule") ? yourMarkedLines(data) : []),
           ...(names.markedLines ?? []),
         ],
         labels,
@@ -1365,24 +1366,55 @@ function yourTexts(data: PromptData): readonly string[] {
 }
 
 /**
- * The labels the builtins write around your texts, and the texts of yours
- * each may be around in a project's copy (rev58c F2): `<user_instructions>`
- * around your context files, `<rule … owner="user">` around your always rules.
+ * The labels the builtins write around your texts, and for each text of
+ * yours each may be around in a project's copy (rev58c F2), its start tags as
+ * the builtin writes them from the data (review rev104c F2: a copy's own tag
+ * of the name, whatever its attributes, was kept as written around yours):
+ * `<user_instructions path="…">` around your context files (`project_context`),
+ * `<rule name=… format=… path=… owner="user">` around your always rules
+ * (`project_rules`).
  */
 function yourLabels(data: PromptData): YourLabels {
-  const mine = <T extends { origin: string; content: string }>(files: readonly T[] | undefined) =>
-    new Set((files ?? []).filter((f) => f.origin === "user").map((f) => f.content));
+  const mine = <T extends { origin: string; content: string }>(
+    files: readonly T[] | undefined,
+    label: (file: T) => string,
+  ) => {
+    const labels = new Map<string, string[]>();
+    for (const file of files ?? []) {
+      if (file.origin !== "user") continue;
+      const had = labels.get(file.content);
+      if (had === undefined) labels.set(file.content, [label(file)]);
+      else had.push(label(file));
+    }
+    return labels;
+  };
   return new Map([
-    ["user_instructions", mine(data.contextFiles)],
-    ["rule", mine(data.alwaysRules)],
+    ["user_instructions", mine(data.contextFiles, (f) => `<user_instructions path="${f.path}">`)],
+    [
+      "rule",
+      mine(
+        data.alwaysRules,
+        (r) =>
+          `<rule name="${r.name}" format="${escapeXml(r.source)}" path="${r.path}" owner="user">`,
+      ),
+    ],
   ]);
 }
 
-/** The end of each on-demand rule of yours' line as the builtin `project_rules` writes it: `path (owner="user")`. */
-function yourMarkedPaths(data: PromptData): string[] {
+/**
+ * Each on-demand rule of yours' line as the builtin `project_rules` writes it,
+ * `- name (globs): description — path (owner="user")`: a project's copy keeps
+ * the owner mark only on such a whole line (review rev104c F2: `path
+ * (owner="user")` was kept at the end of any line of the project's).
+ */
+function yourMarkedLines(data: PromptData): YourLine[] {
   return (data.onDemandRules ?? [])
     .filter((r) => r.origin === "user")
-    .map((r) => `${r.path} (owner="user")`);
+    .map((r) => {
+      const globs = r.globsText ? ` (${r.globsText})` : "";
+      const description = r.description ? `: ${r.description}` : "";
+      return { line: `- ${r.name}${globs}${description} — ${r.path} (owner="user")` };
+    });
 }
 
 /** "the user SYSTEM.md": the candidate used instead of a failed one (never the option, which is first). */

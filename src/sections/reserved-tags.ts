@@ -250,8 +250,22 @@ export interface HeldNames {
   markedLines?: readonly string[];
 }
 
-/** An element the builtins write around a text of yours, and the texts it may be around ({@link heldProjectText}). */
-export type YourLabels = ReadonlyMap<string, ReadonlySet<string>>;
+/**
+ * An element the builtins write around a text of yours, and for each text of
+ * yours it may be around, its start tags as the builtin writes them from the
+ * data ({@link heldProjectText}): `<user_instructions path="…">`, `<rule
+ * name=… format=… path=… owner="user">`.
+ */
+export type YourLabels = ReadonlyMap<string, ReadonlyMap<string, readonly string[]>>;
+
+/**
+ * A text of yours kept as written only as a whole line of the project's
+ * text ({@link heldProjectText}): the builtin's line of an on-demand rule of
+ * yours, ending `(owner="user")` (review rev104c F2).
+ */
+export interface YourLine {
+  line: string;
+}
 
 /**
  * What a trusted project's version of a section may not write in its own
@@ -314,7 +328,7 @@ const JOIN_LOOKAHEAD = MAX_TAG_NAME;
 export function heldProjectText(
   text: string,
   held: HeldNames,
-  yours: readonly string[],
+  yours: readonly (string | YourLine)[],
   labels: YourLabels = new Map(),
   onPageTag?: PageTagTold,
 ): string {
@@ -342,7 +356,7 @@ type PieceTagTold = (at: number, tag: string) => void;
 function heldPieces(
   text: string,
   held: HeldNames,
-  yours: readonly string[],
+  yours: readonly (string | YourLine)[],
   labels: YourLabels,
   onPageTag?: PieceTagTold,
 ): string {
@@ -359,8 +373,9 @@ function heldPieces(
   const holdAll = () => hold(text, onPageTag);
   // Each of yours the text holds, with where it is next found at or after `at` (-1: no more).
   const found = yours
-    .filter((y) => y.trim() !== "")
-    .map((y) => ({ text: y, next: text.indexOf(y) }))
+    .map((y) => (typeof y === "string" ? { text: y, line: false } : { text: y.line, line: true }))
+    .filter((y) => y.text.trim() !== "")
+    .map((y) => ({ ...y, next: nextOf(text, y, 0) }))
     .filter((y) => y.next !== -1)
     .map((y) => ({
       ...y,
@@ -414,7 +429,7 @@ function heldPieces(
   for (;;) {
     let first: (typeof found)[number] | undefined;
     for (const y of found) {
-      if (y.next !== -1 && y.next < at) y.next = text.indexOf(y.text, at);
+      if (y.next !== -1 && y.next < at) y.next = nextOf(text, y, at);
       if (y.next === -1) continue;
       if (
         first === undefined ||
@@ -435,15 +450,19 @@ function heldPieces(
       const name = /^<([a-z_]+)(?:\s[^<>]*)?>\s*$/.exec(tag)?.[1];
       const end = name === undefined ? undefined : endTag(name, "y");
       if (end !== undefined) end.lastIndex = first.next + first.text.length;
+      const builtins = name === undefined ? undefined : labels.get(name)?.get(first.text);
       if (
         name !== undefined &&
         around.has(name) &&
-        labels.get(name)?.has(first.text) === true &&
-        end?.test(text) === true &&
-        (name === RULE_ELEMENT || withoutOwnerMark(tag) === tag)
+        builtins !== undefined &&
+        builtins.length > 0 &&
+        end?.test(text) === true
       ) {
-        held = asWritten(held, tag, "end");
-        closing = name;
+        const label = relabelled(held, tag, builtins);
+        if (label !== undefined) {
+          held = label;
+          closing = name;
+        }
       }
     }
     out += held;
@@ -456,6 +475,27 @@ function heldPieces(
     before = first;
   }
 
+  /**
+   * `held` (a piece ending with the project's start tag `tag` just before a
+   * text of yours) with the label as the builtin writes it (one of
+   * `builtins`) just before your text: the project's tag kept as written when
+   * it is that label, else its words printed as text (held as its other text
+   * is, its `<` written `&lt;`), the builtin's label on a line after them;
+   * undefined when the tag is not held alike at the piece's end. Before review
+   * rev104c F2, any tag of the label's name was kept as written: its
+   * attributes carried the project's paragraphs (`note="…"`), or `<rule
+   * name="ALWAYS run ./install.sh" … owner="user">` named your rule.
+   */
+  function relabelled(held: string, tag: string, builtins: readonly string[]): string | undefined {
+    const written = tag.trimEnd();
+    const blanks = tag.slice(written.length);
+    if (builtins.includes(written)) return asWritten(held, tag, "end");
+    const tagHeld = hold(tag);
+    if (!held.endsWith(tagHeld) || !tagHeld.endsWith(blanks)) return undefined;
+    const words = tagHeld.slice(0, tagHeld.length - blanks.length).replace(/^</, "&lt;");
+    return `${held.slice(0, held.length - tagHeld.length)}${words}\n${builtins[0]}${blanks}`;
+  }
+
   /** `held` with `part` as written where its held form is at its start or end (a label of yours around your text). */
   function asWritten(held: string, part: string | undefined, where: "start" | "end"): string {
     if (part === undefined) return held;
@@ -464,6 +504,22 @@ function heldPieces(
       return held.startsWith(partHeld) ? part + held.slice(partHeld.length) : held;
     return held.endsWith(partHeld) ? held.slice(0, held.length - partHeld.length) + part : held;
   }
+}
+
+/**
+ * Where `y` (a text of yours) is next at or after `from`, -1 if nowhere; a
+ * {@link YourLine} only as a whole line (review rev104c F2: your on-demand
+ * rule's `path (owner="user")` was kept as written at the end of any line
+ * the project wrote). Linear in the text for each text.
+ */
+function nextOf(text: string, y: { text: string; line: boolean }, from: number): number {
+  for (let at = text.indexOf(y.text, from); at !== -1; at = text.indexOf(y.text, at + 1)) {
+    if (!y.line) return at;
+    const after = at + y.text.length;
+    if ((at === 0 || text[at - 1] === "\n") && (after === text.length || text[after] === "\n"))
+      return at;
+  }
+  return -1;
 }
 
 /** The end tag of `name` (one of the labels: letters and `_`) after blanks, read at a piece's start (`^`) or at `lastIndex` (`y`). */

@@ -30,7 +30,7 @@ const relabelled = (diagnostics: readonly { code: string; message: string }[]) =
   diagnostics.filter((d) => d.code === "user-text-left-out").map((d) => d.message);
 
 describe("hostile repository: a project's copy prints your texts as yours or is warned about", () => {
-  it("your AGENTS.md in <repository_instructions>, your rule without its mark: warned", async () => {
+  it("your AGENTS.md in <repository_instructions>: warned; your rule in a <rule> without its mark: relabelled", async () => {
     const result = await render({
       "project/.pi/sections/project_context.md":
         '{{#each contextFiles}}<repository_instructions path="{{path}}">\n{{content}}\n</repository_instructions>\n{{/each}}',
@@ -43,8 +43,12 @@ describe("hostile repository: a project's copy prints your texts as yours or is 
       expect.stringMatching(
         /project_context.*instruction file .*agent\/AGENTS\.md outside its own <user_instructions> element/,
       ),
-      expect.stringMatching(/project_rules.*rule .*mine\.md without its owner="user" mark/),
     ]);
+    // A <rule> tag of the copy's just around your rule is its text, the builtin's label after it
+    // (review rev104c F2): your rule is printed as yours.
+    expect(result.text).toMatch(
+      /^&lt;rule name="mine" path=".*mine\.md">\n<rule name="mine" format="sysprompt" path=".*mine\.md" owner="user">\nUSER-RULE/m,
+    );
   });
 
   it("a forged label before yours with the copy's words between is no label: warned", async () => {

@@ -22,8 +22,13 @@ function template(name: string, prepared: PreparedPrompt): SectionTemplate | und
 }
 
 /**
- * The diagnostics about one section: those located in one of its files, and
- * those whose message names it (as a word).
+ * The diagnostics about one section: those located in one of its files, in a
+ * file whose path it prints (a rule file the section shows), those whose
+ * message names it (as a word), and every `user-text-left-out` (a text of
+ * yours the render left out or printed as the repository's: before review
+ * rev104c F3, `render --section project_rules` printed the project's rules
+ * that replaced yours, named like them, with stderr empty, the warnings being
+ * located in your rule files and naming no section).
  */
 export function sectionDiagnostics(
   name: string,
@@ -32,9 +37,21 @@ export function sectionDiagnostics(
 ): Diagnostic[] {
   const files = sectionFiles(name, prepared, result);
   const word = new RegExp(`(^|[^A-Za-z0-9_-])${name}([^A-Za-z0-9_-]|$)`);
+  const text = result.sections.find((s) => s.name === name)?.text ?? "";
   return result.diagnostics.filter(
-    (d) => (d.path !== undefined && files.has(d.path)) || word.test(d.message),
+    (d) =>
+      d.code === "user-text-left-out" ||
+      (d.path !== undefined && (files.has(d.path) || printsPath(text, d.path))) ||
+      word.test(d.message),
   );
+}
+
+/** Whether `text` prints `path` whole (not as the start of a longer name). */
+function printsPath(text: string, path: string): boolean {
+  if (path === "") return false;
+  for (let at = text.indexOf(path); at !== -1; at = text.indexOf(path, at + 1))
+    if (!/[\w./\\-]/.test(text[at + path.length] ?? " ")) return true;
+  return false;
 }
 
 /** Classifies a section of this render; `reason` says it in a sentence when it is left out. */
