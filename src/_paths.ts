@@ -196,6 +196,21 @@ export function isBelowCeiling(path: string, ceiling: string | undefined): boole
   return ceiling === undefined || isWithin(path, ceiling);
 }
 
+/**
+ * Whether a search up from a project's root for what lies around it (the git repositories and
+ * Mercurial working copies around it, the repository around a submodule) may look at `up`: not
+ * above `ceiling` (when given, as git's GIT_CEILING_DIRECTORIES), nor the home folder or a folder
+ * above it (`homes`: its path and its real path). A dotfiles repository is yours, as its rules
+ * and its submodules' git folders: the home folder is never a project's root (fx102c's limit).
+ */
+export function looksAround(
+  up: string,
+  ceiling: string | undefined,
+  homes: readonly string[],
+): boolean {
+  return isBelowCeiling(up, ceiling) && !homes.some((h) => isWithin(h, up));
+}
+
 /** `dir` and its ancestors (none above `ceiling`, when given), outermost first. */
 export function ancestorsOf(dir: string, ceiling?: string): string[] {
   const out: string[] = [];

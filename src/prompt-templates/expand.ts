@@ -6,14 +6,16 @@ import {
   MAX_HTML_CHARS,
   MAX_HTML_TAGS,
   PARAGRAPH_END,
+  paidCheck,
   quirksTableStarts,
   rawHidingTagsAt,
+  tableStartTags,
 } from "../sections/html-reading.js";
 import { markdownAsHtml } from "../sections/markdown-html.js";
 import type { Diagnostic } from "../types.js";
 import { HiddenRuns } from "./_hidden-runs.js";
 import { ARGUMENT_WHITESPACE, parseCommandArgs } from "./args.js";
-import { markupAsText } from "./hidden-closers.js";
+import { everyLtOf, markupAsText } from "./hidden-closers.js";
 import { templateBodyLine } from "./parse.js";
 import {
   type ArgumentGuard,
@@ -181,29 +183,55 @@ function guardedExpansion(
   let read = content;
   let pieces = new ExpansionPieces(hidden);
   let substituted = substituteArgs(content, args, maxChars, pieces);
-  if (hidden.unclosable) {
-    // Something the template opens before your words that nothing closes (`<plaintext>`), or
-    // more markup than one reading takes: its markup is read as text.
-    read = markupAsText(content);
+  // The template read again with its markup as text (`text`), the guard's fallback.
+  const asText = (text: string) => {
+    read = text;
     hidden = new HiddenArguments(read, wrapsOnly, args, maxChars);
     hidden.markupAsText = true;
     pieces = new ExpansionPieces(hidden);
     substituted = substituteArgs(read, args, maxChars, pieces);
-  }
-  const told =
-    onPageTag &&
-    ((_line: number, tag: string, at: number) => onPageTag(lineOf(read, pieces.placeOf(at)), tag));
+  };
+  // Something the template opens before your words that nothing closes (`<plaintext>`), or
+  // more markup than one reading takes: its markup is read as text.
+  if (hidden.unclosable) asText(markupAsText(content));
   if (substituted === undefined) return { hidden, expanded: undefined };
   // No `<table` start tag of the template's while a `<p>` is open, read in the expansion as it is
   // printed (a default's, one a placeholder split): a page without a doctype opens it in the `<p>`,
   // or the renderer's own link or emphasis in it, around your words (rev93h F2, rev97a F1,
-  // `tablesOutOfParagraphs`): a `</p>` is written before it. Yours is as you typed it.
-  const tables = pieces.templates(quirksTableStarts(substituted));
+  // `tablesOutOfParagraphs`): a `</p>` is written before it. Yours is as you typed it. Past the
+  // check's budget, not read: every `<` of the template is written `&lt;` (fx101g).
+  let tables = templateTables(substituted, pieces);
+  if (tables === undefined) {
+    asText(everyLtOf(content));
+    if (substituted === undefined) return { hidden, expanded: undefined };
+    tables = [];
+  }
+  const told =
+    onPageTag &&
+    ((_line: number, tag: string, at: number) => onPageTag(lineOf(read, pieces.placeOf(at)), tag));
   const ended = pieces.written(substituted, tables, PARAGRAPH_END);
   return {
     hidden,
     expanded: escapeWrapperTags(ended, HOST_ELEMENT_NAMES, false, told, undefined, pieces.yours),
   };
+}
+
+/**
+ * Where, in `expanded`, a `<table` start tag of the template's (in none of
+ * your arguments' values, `pieces.yours`) meets an open `<p>`
+ * ({@link quirksTableStarts}), read in a check of its own ({@link paidCheck}):
+ * charged to the running scope's budget, outside one an expansion of at most
+ * 64 KiB (`UNSCOPED_CHECK_CHARS`); undefined when refused (its reading, some
+ * 1.2 s a MiB, ran outside every budget: fx101g). [] with no table start of
+ * the template's, nothing read nor charged.
+ */
+function templateTables(expanded: string, pieces: ExpansionPieces): number[] | undefined {
+  if (pieces.templates(tableStartTags(expanded)).length === 0) return [];
+  return paidCheck(
+    expanded,
+    () => pieces.templates(quirksTableStarts(expanded)),
+    () => undefined,
+  );
 }
 
 /** The line (1-based) of `text` that `at` is on. */
@@ -497,7 +525,7 @@ class HiddenArguments implements ArgumentGuard {
         {
           level: "warning",
           code: "arguments-hidden",
-          message: `/${name} holds markup that could hide the words you typed and that is not read through (more than ${MAX_HTML_TAGS} tags or ${MAX_HTML_CHARS} characters, a <plaintext> nothing ends, or more elements that hide than its closers end): its markup is printed as text (&lt;), so your words reach the model as your text; check the template`,
+          message: `/${name} holds markup that could hide the words you typed and that is not read through (more than ${MAX_HTML_TAGS} tags or ${MAX_HTML_CHARS} characters, a <plaintext> nothing ends, more elements that hide than its closers end, or a <table> to read past the check's budget): its markup is printed as text (&lt;), so your words reach the model as your text; check the template`,
           ...(template.filePath !== undefined ? { path: template.filePath } : {}),
           line: templateBodyLine(template),
         },

@@ -113,7 +113,7 @@ export interface BlockClosing {
 }
 
 /** `text` with every `<` written `&lt;`. */
-function everyLtOf(text: string): string {
+export function everyLtOf(text: string): string {
   return text.replaceAll("<", "&lt;");
 }
 

@@ -4,7 +4,7 @@ import { realpathOrSelf } from "../_fs.js";
 import { ignoreBytes } from "../_gitignore.js";
 import { lstatKindOrMissing, realpath } from "../_io.js";
 import { pace } from "../_pace.js";
-import { homeFolder, isBelowCeiling, isWithin } from "../_paths.js";
+import { homeFolder, isWithin, looksAround } from "../_paths.js";
 import {
   type CompileOptions,
   compileRegexes,
@@ -431,7 +431,7 @@ export async function hgIgnoreAround(
       for (const copy of await copyRules(dir, at, stops.signal, homes, total)) copies.push(copy);
     }
     const up = dirname(dir);
-    if (up === dir || !isBelowCeiling(up, stops.ceiling) || homes.some((h) => isWithin(h, up))) {
+    if (up === dir || !looksAround(up, stops.ceiling, homes)) {
       return copies;
     }
     dir = up;

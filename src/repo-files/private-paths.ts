@@ -11,7 +11,7 @@ import {
 } from "../_gitignore.js";
 import { lstatKindOrMissing, realpath } from "../_io.js";
 import { checkpoint, nextTurn } from "../_pace.js";
-import { homeFolder, isWithin, xdgFolder } from "../_paths.js";
+import { homeFolder, isWithin, looksAround, xdgFolder } from "../_paths.js";
 import { projectOwns } from "../gather/environment/index.js";
 import { type GitRefusal, gitExcludeFile } from "../gather/git/index.js";
 import { readCappedBytes } from "./capped-read.js";
@@ -155,7 +155,7 @@ export async function enclosingRepositories(
   if (!(await holdsRepository(root)) && !(await isGitFolder(root))) return [];
   const homes = [resolve(home), await realpathOrSelf(resolve(home))];
   const out: string[] = [];
-  for (let dir = dirname(root); !homes.some((h) => isWithin(h, dir)); dir = dirname(dir)) {
+  for (let dir = dirname(root); looksAround(dir, undefined, homes); dir = dirname(dir)) {
     await checkpoint(signal);
     if (await holdsUsableGit(dir)) {
       out.push(dir);
@@ -187,7 +187,7 @@ function ownPrivatePaths(
   // Where git keeps the clone's exclude file: the common git folder in a worktree or submodule.
   let excludeFile: Promise<string | GitRefusal | undefined> | undefined;
   const excludePath = () => {
-    excludeFile ??= gitExcludeFile(root).catch(() => undefined);
+    excludeFile ??= gitExcludeFile(root, undefined, options.home).catch(() => undefined);
     return excludeFile;
   };
   /** The rules that apply inside the folder `key` ("a/b", "" for the root), its parents' included. */
@@ -208,7 +208,7 @@ function ownPrivatePaths(
   const folderIgnored = new Map<string, boolean>();
   // A repository of its own below the root (a submodule, a nested clone) has its own exclude
   // file, where git reads it when you work there (`.git/modules/<name>/info/exclude`).
-  const nested = nestedRepositories(root);
+  const nested = nestedRepositories(root, options.home);
   return async (path, folder = false, hidden = options.hidden ?? true) => {
     if (!isWithin(path, root)) return undefined;
     const parts = relative(root, path)
@@ -302,7 +302,7 @@ function ownPrivatePaths(
  * and read as the root's is, where its `.git` points checked as the git
  * section checks it (review rev99a F7).
  */
-function nestedRepositories(root: string) {
+function nestedRepositories(root: string, home: string | undefined) {
   const repoOf = new Map<string, Promise<string>>();
   const excludes = new Map<string, Promise<ExcludeList>>();
   const of = (key: string): Promise<string> => {
@@ -318,7 +318,7 @@ function nestedRepositories(root: string) {
   const exclude = (key: string): Promise<ExcludeList> => {
     let rules = excludes.get(key);
     if (rules === undefined) {
-      rules = excludeList(join(root, key), undefined, root);
+      rules = excludeList(join(root, key), undefined, root, home);
       excludes.set(key, rules);
     }
     return rules;
@@ -354,8 +354,9 @@ export function excludeRules(
   repo: string,
   cuts?: PatternCut[],
   project?: string,
+  home?: string,
 ): Promise<IgnoreRules | undefined> {
-  return excludeList(repo, cuts, project).then((list) => list.rules);
+  return excludeList(repo, cuts, project, home).then((list) => list.rules);
 }
 
 /**
@@ -369,8 +370,9 @@ async function excludeList(
   repo: string,
   cuts?: PatternCut[],
   project?: string,
+  home?: string,
 ): Promise<ExcludeList> {
-  const found = await gitExcludeFile(repo, project).catch(() => undefined);
+  const found = await gitExcludeFile(repo, project, home).catch(() => undefined);
   if (typeof found === "string" || found === undefined) {
     return { rules: await rulesOfFile(found, excludeHow(found), cuts) };
   }
@@ -410,7 +412,7 @@ export async function yourIgnoreLists(
   } = {},
 ): Promise<IgnoreRules[]> {
   const lists = await Promise.all([
-    repo === undefined ? undefined : excludeRules(repo, options.cuts),
+    repo === undefined ? undefined : excludeRules(repo, options.cuts, undefined, options.home),
     globalIgnoreRules(project, options),
   ]);
   return lists.filter((l): l is IgnoreRules => l !== undefined);

@@ -214,6 +214,11 @@ export function tooMuchHtml(text: string): boolean {
 /** A `<table` start tag's name and what may follow it in a tag (white space, `/`, `>`), any case. */
 const TABLE_START = /<table(?=[\t\n\f\r />])/gi;
 
+/** Where each `<table` of `text` that may start a tag ({@link TABLE_START}) is, in order: no reading, linear. */
+export function tableStartTags(text: string): number[] {
+  return [...text.matchAll(TABLE_START)].map((m) => m.index);
+}
+
 /** What {@link tablesOutOfParagraphs} writes before each of {@link quirksTableStarts}' `<table`. */
 export const PARAGRAPH_END = "</p>";
 
@@ -242,8 +247,7 @@ export function quirksTableStarts(text: string): number[] {
   // Past the reading's cap every `<table` is taken, but one a `</p>` already stands before (the
   // text read before, rev99b F3). Only there: a place a reading returns has a `<p>` open at it,
   // whatever stands before, a `</p>` inside a bogus comment or a tag's attribute too (rev102b F3).
-  const every = () =>
-    [...text.matchAll(TABLE_START)].map((m) => m.index).filter((at) => !endsParagraphAt(text, at));
+  const every = () => tableStartTags(text).filter((at) => !endsParagraphAt(text, at));
   if (tooMuchHtml(text)) return every();
   const at = new Set<number>();
   try {

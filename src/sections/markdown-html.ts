@@ -334,14 +334,27 @@ function nextFinder(text: string, to: number): (char: string, at: number) => num
   };
 }
 
-/** Blanks, with up to one line break among them, from `at`: where they end. */
+/**
+ * Blanks, with up to one line break among them, from `at`: where they end, as
+ * commonmark.js reads them around a link's destination and title (its `spnl`:
+ * spaces before the line break, none of them a tab; the next line's own blanks
+ * are not the paragraph's). A tab before the break ends them: `[x]:\t` then
+ * `<b>` on the next line is no link reference definition to commonmark.js,
+ * and its `<b>` a live tag, where markdown-it reads a destination (fx101g).
+ */
 function blanksFrom(text: string, at: number, to: number): number {
-  let i = at;
-  while (i < to && (text[i] === " " || text[i] === "\t")) i++;
+  let i = spacesFrom(text, at, to);
   if (text[i] === "\r" && text[i + 1] === "\n") i += 2;
   else if (text[i] === "\n" || text[i] === "\r") i++;
   else return i;
   while (i < to && (text[i] === " " || text[i] === "\t")) i++;
+  return i;
+}
+
+/** Spaces (no tab: commonmark.js's reading of a link's parts) from `at`: where they end. */
+function spacesFrom(text: string, at: number, to: number): number {
+  let i = at;
+  while (i < to && text[i] === " ") i++;
   return i;
 }
 
@@ -426,8 +439,9 @@ function definitionsEnd(
       if (end === start) end = -1;
     }
     if (end === -1) return at;
-    let after = end;
-    while (after < to && (text[after] === " " || text[after] === "\t")) after++;
+    // Spaces only up to the title and the line's end, as commonmark.js reads them (`[x]: <b>\t`
+    // is no definition to it: a live `<b>`).
+    let after = spacesFrom(text, end, to);
     if (after > end && (text[after] === '"' || text[after] === "'" || text[after] === "(")) {
       const close = text[after] === "(" ? ")" : (text[after] as string);
       let title = -1;
@@ -437,8 +451,7 @@ function definitionsEnd(
         else if (text[i] === close) title = i + 1;
       }
       if (title === -1) return at;
-      after = title;
-      while (after < to && (text[after] === " " || text[after] === "\t")) after++;
+      after = spacesFrom(text, title, to);
     }
     if (after < to && text[after] !== "\n" && text[after] !== "\r") return at;
     if (angled) mute(start);

@@ -1,6 +1,8 @@
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { lstat, readlink, realpath, stat } from "../../_io.js";
 import { isBelowCeiling, isWithin } from "../../_paths.js";
+import { homeFolder, isBelowCeiling, isWithin } from "../../_paths.js";
+import { oneLine } from "../../_prompt-text.js";
 import { readCappedText } from "../../repo-files/capped-read.js";
 import {
   gitDirNamed,
@@ -417,9 +419,12 @@ async function isSubmoduleOf(
 export async function gitExcludeFile(
   dir: string,
   project?: string,
+  home?: string,
 ): Promise<string | Refusal | undefined> {
   const allowed = project === undefined ? [] : [await realpath(project).catch(() => project)];
-  const found = await ownGitFolders(dir, 0, allowed);
+  const yours = resolve(home ?? homeFolder());
+  const homes = [yours, await realpath(yours).catch(() => yours)];
+  const found = await ownGitFolders(dir, 0, allowed, homes);
   if (found === undefined) return undefined;
   // A `.git` that names no folder has no exclude file; one that names another repository's is said.
   if ("refused" in found) return found.refused.code === "git-outside" ? found : undefined;
@@ -435,11 +440,16 @@ async function ownGitFolders(
   dir: string,
   depth: number,
   allowed: readonly string[],
+  homes: readonly string[],
 ): Promise<Repository | Refusal | undefined> {
+  // From inside your home folder, not above it: the home folder is its ceiling (fx102c). A dotfiles
+  // home is still the repository around its own submodule (rev102a), named back by it.
+  const ceiling = homes.find((h) => isWithin(dir, h));
   const outer = async (up: string) => {
-    if (depth >= MAX_SUPERPROJECTS) return undefined;
-    const at = await nearestDotGit(up, undefined);
-    const around = at === undefined ? undefined : await ownGitFolders(at, depth + 1, allowed);
+    if (depth >= MAX_SUPERPROJECTS || !isBelowCeiling(up, ceiling)) return undefined;
+    const at = await nearestDotGit(up, ceiling);
+    const around =
+      at === undefined ? undefined : await ownGitFolders(at, depth + 1, allowed, homes);
     return around === undefined || "refused" in around ? undefined : around;
   };
   const found = await gitFoldersAt(dir, { allowed, outer });

@@ -314,7 +314,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Tree
       ...(options.home !== undefined ? { home: options.home } : {}),
     });
     const [exclude, globals, copy] = await Promise.all([
-      excludeRules(dir, budget.cuts, repo ?? root),
+      excludeRules(dir, budget.cuts, repo ?? root, options.home),
       global,
       hg ? hgIgnoreAround(dir, { ceiling: dir, home: options.home, signal }, markersRefused) : [],
     ]);
