@@ -1113,6 +1113,35 @@ function asciiSkeleton(lower: string): string {
   return lower.replace(SKELETON_PARTS, (part) => DRAWN_PAIRS[part] ?? DRAWN_AS[part] ?? part);
 }
 
+/**
+ * {@link asciiSkeleton} read a letter at a time (lower-case letters, no
+ * separators): {@link SkeletonReader.read} gives the skeleton's letters a
+ * letter settles, a letter that may begin a pair (`r`, `v`, `c`) held until
+ * the next is read; the skeleton of the letters read so far is those settled
+ * and then {@link SkeletonReader.held}. For a walk of a name's letters
+ * against keys (a section's tag read in runs of its parts, review rev104b F1).
+ */
+export class SkeletonReader {
+  /** The letter read last, when it may begin a pair; "" when none. */
+  held = "";
+
+  /** The skeleton's letters `c` settles, after those read before (none, one or two). */
+  read(c: string): string {
+    const pair = this.held === "" ? undefined : DRAWN_PAIRS[this.held + c];
+    if (pair !== undefined) {
+      this.held = "";
+      return pair;
+    }
+    const before = this.held;
+    this.held = "";
+    if (c === "r" || c === "v" || c === "c") {
+      this.held = c;
+      return before;
+    }
+    return before + (DRAWN_AS[c] ?? c);
+  }
+}
+
 /** An ASCII code point lower-cased, read as the letter it is drawn as ({@link DRAWN_AS}). */
 function asciiDrawnAs(code: number): string {
   return ASCII_DRAWN[code] ?? String.fromCharCode(code);

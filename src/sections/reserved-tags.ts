@@ -11,6 +11,7 @@ import {
   nameKeys,
   type PageTagTold,
   SEPARATOR_RUNS,
+  SkeletonReader,
   withElementNames,
   withoutOwnerMark,
 } from "../_prompt-text.js";
@@ -48,50 +49,92 @@ export function reservedElementNames(
 }
 
 /**
- * Whether a section's `tag` is near a reserved name (review rev101c F1): one
- * of the keys ({@link nameKeys}) of `reserved` with or without a final `s`
- * (`user_instruction`, `system-reminders`) or `es` after `s`, `x`, `z`, `ch`,
- * `sh` (`model_switches`: review rev102b F4); or holding a reserved name of
- * two or more parts as a run of its parts, read at every separator a name's
- * key leaves out (`SEPARATORS` in src/_prompt-text.ts: `my_user_instructions`,
- * `user_instructions.local`, `my.system-reminder`: rev102b F2); or a reserved
- * name of any parts as one of its pieces at a `.` (a qualifier:
+ * Whether a section's `tag` is near a reserved name (review rev101c F1): its
+ * key ({@link nameKey}) one of the keys of `reserved` with or without a
+ * final `s` (`user_instruction`, `system-reminders`) or `es` after `s`, `x`,
+ * `z`, `ch`, `sh` (`model_switches`: review rev102b F4), compared as keys
+ * ({@link heldKeys}); or holding a reserved name of two or more parts as a
+ * run of its parts, read at every separator a name's key leaves out
+ * (`SEPARATORS` in src/_prompt-text.ts: `my_user_instructions`,
+ * `user_instructions.local`, `my.system-reminder`: rev102b F2); or a
+ * reserved name of any parts as one of its pieces at a `.` (a qualifier:
  * `my.permissions`, rev102b F2). A reserved name of one word as one part
  * joined by `_`/`-` (`build_tool_notes`, `tool`) is a word of the project's,
  * not the element. For a section's tag only, the element the prompt itself
- * prints: a text's tags are read as before. A run is read while its letters
- * are at most twice the longest reserved key's and two (a name split into
- * more parts, `team_code_review_policy_for_this_machine`: rev102b F5), so a
- * tag is read in time linear in its length, and a tag longer than
- * {@link MAX_TAG_LENGTH} is held unread (review rev103a F2).
+ * prints: a text's tags are read as before. The runs are read from each
+ * part on, a letter at a time, along a trie of the held keys
+ * ({@link heldTrie}), each part lower-cased once and no run joined or keyed
+ * anew: a tag is read in time linear in its length, from each part as far
+ * as a held key goes (its letters, or twice as many in pairs such as `rn`) (a name split into many parts,
+ * `team_code_review_policy_for_this_machine`, is read whole: rev102b F5).
+ * Before review rev104b F1, each run was joined and keyed afresh, some
+ * 2,000 runs for a tag of 64 one-letter parts. "unread": a tag longer than
+ * {@link MAX_TAG_LENGTH} (review rev103a F2), or one read past what is left
+ * of `budget` (the render's reading of its project's tags, review rev104b
+ * F1), is held unread.
  */
-function nearReserved(tag: string, reserved: ReadonlySet<string>): boolean {
+function nearReserved(tag: string, reserved: ReadonlySet<string>, budget?: TagBudget): Nearness {
   // An element's name is never kilobytes: a longer tag is held unread (review rev103a F2: a
   // 30 KB `tag:` of one-letter parts took some 6 s of runs, each run's key read anew).
-  if (tag.length > MAX_TAG_LENGTH) return true;
-  const keys = nameKeys(reserved);
-  const held = (name: string) => {
-    if (keys.has(nameKey(name))) return true;
-    if (/s$/i.test(name) && keys.has(nameKey(name.slice(0, -1)))) return true;
-    if (/(?:[sxz]|[cs]h)es$/i.test(name) && keys.has(nameKey(name.slice(0, -2)))) return true;
-    if (/(?:[sxz]|[cs]h)$/i.test(name) && keys.has(nameKey(`${name}es`))) return true;
-    return keys.has(nameKey(`${name}s`));
-  };
-  if (held(tag)) return true;
+  if (tag.length > MAX_TAG_LENGTH) return "long";
+  const keys = heldKeys(reserved);
+  // The whole tag and its pieces, keyed once each: some two units a character.
+  if (spent(budget, 2 * tag.length)) return "unread";
+  if (keys.has(nameKey(tag))) return "near";
   const pieces = tag.split(QUALIFIER).filter((p) => p !== "");
-  if (pieces.length > 1 && pieces.some(held)) return true;
-  const parts = tag.split(SEPARATOR_RUNS).filter((p) => p !== "");
-  const bound = 2 * longestKey(keys) + 2;
+  if (pieces.length > 1 && pieces.some((p) => keys.has(nameKey(p)))) return "near";
+  const parts = tag
+    .split(SEPARATOR_RUNS)
+    .filter((p) => p !== "")
+    .map((p) => p.toLowerCase());
+  const root = heldTrie(reserved);
+  const reader = new SkeletonReader();
+  // A unit a letter read, and one a part a run starts at.
   for (let from = 0; from < parts.length; from++) {
-    let letters = parts[from]?.length ?? 0;
-    for (let to = from + 2; to <= parts.length; to++) {
-      letters += parts[to - 1]?.length ?? 0;
-      if (letters > bound) break;
-      if (held(parts.slice(from, to).join("_"))) return true;
+    if (spent(budget, 1)) return "unread";
+    let node: TrieNode | undefined = root;
+    reader.held = "";
+    for (let to = from; to < parts.length && node !== undefined; to++) {
+      const part = parts[to] ?? "";
+      for (let i = 0; i < part.length && node !== undefined; i++) {
+        if (spent(budget, 1)) return "unread";
+        const letters = reader.read(part.charAt(i));
+        for (let k = 0; k < letters.length; k++) node = node?.next.get(letters.charAt(k));
+      }
+      // A run of two parts or more: its key is the letters settled and the one held.
+      const end = reader.held === "" ? node : node?.next.get(reader.held);
+      if (to > from && end?.held === true) return "near";
     }
   }
   return false;
 }
+
+/** How near a section's tag is to a reserved name ({@link nearReserved}): not; near one; longer than {@link MAX_TAG_LENGTH}; not read, the budget spent. */
+type Nearness = false | "near" | "long" | "unread";
+
+/**
+ * What is left of the work one render's reading of its trusted project's
+ * section tags may do ({@link nearReserved}: about a unit a letter read),
+ * one for all its tags (review rev104b F1).
+ */
+export interface TagBudget {
+  left: number;
+}
+
+/** `units` taken from `budget` (none without one): whether it is spent. */
+function spent(budget: TagBudget | undefined, units: number): boolean {
+  if (budget === undefined) return false;
+  budget.left -= units;
+  return budget.left < 0;
+}
+
+/**
+ * The work one render's reading of its project's section tags may do
+ * ({@link TagBudget}): some 2,000 tags of 64 parts read whole, a tenth of a
+ * second of CPU; past it, every tag left is held unread (review rev104b F1: 300
+ * tags of 64 parts took 2.5 s, one render's reading had no bound but each tag's).
+ */
+export const TAG_READ_BUDGET = 1_000_000;
 
 /** The longest section tag read as a name ({@link nearReserved}); a longer one is given another. */
 export const MAX_TAG_LENGTH = 128;
@@ -99,17 +142,60 @@ export const MAX_TAG_LENGTH = 128;
 /** What parts a section's tag into pieces each read whole ({@link nearReserved}): a `.` qualifies a name. */
 const QUALIFIER = /[.:]+/;
 
-/** The length of the longest of `keys`, per set. */
-function longestKey(keys: ReadonlySet<string>): number {
-  let longest = LONGEST.get(keys);
-  if (longest === undefined) {
-    longest = 0;
-    for (const key of keys) longest = Math.max(longest, key.length);
-    LONGEST.set(keys, longest);
+/**
+ * The keys a section's tag is held at ({@link nearReserved}), per set: each
+ * key of `reserved` ({@link nameKeys}); with a final `s`; with `es` after a
+ * final `s`, `x`, `z`, `ch`, `sh`; less a final `s`; less `es` after one of
+ * those. Compared as keys: `…5` is `…s`, as `0` is `o`.
+ */
+function heldKeys(reserved: ReadonlySet<string>): ReadonlySet<string> {
+  let keys = HELD_KEYS.get(reserved);
+  if (keys === undefined) {
+    const held = new Set<string>();
+    for (const key of nameKeys(reserved)) {
+      held.add(key);
+      held.add(`${key}s`);
+      if (/(?:[sxz]|[cs]h)$/.test(key)) held.add(`${key}es`);
+      if (/(?:[sxz]|[cs]h)es$/.test(key)) held.add(key.slice(0, -2));
+      if (key.endsWith("s")) held.add(key.slice(0, -1));
+    }
+    held.delete("");
+    keys = held;
+    HELD_KEYS.set(reserved, keys);
   }
-  return longest;
+  return keys;
 }
-const LONGEST = new WeakMap<ReadonlySet<string>, number>();
+const HELD_KEYS = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
+
+/** A letter's place in {@link heldTrie}: the letters after it, and whether a held key ends there. */
+interface TrieNode {
+  next: Map<string, TrieNode>;
+  held: boolean;
+}
+
+/** The {@link heldKeys} of `reserved` as a trie of their letters, per set. */
+function heldTrie(reserved: ReadonlySet<string>): TrieNode {
+  let root = HELD_TRIES.get(reserved);
+  if (root === undefined) {
+    root = { next: new Map(), held: false };
+    for (const key of heldKeys(reserved)) {
+      let node = root;
+      for (let k = 0; k < key.length; k++) {
+        const letter = key.charAt(k);
+        let next = node.next.get(letter);
+        if (next === undefined) {
+          next = { next: new Map(), held: false };
+          node.next.set(letter, next);
+        }
+        node = next;
+      }
+      node.held = true;
+    }
+    HELD_TRIES.set(reserved, root);
+  }
+  return root;
+}
+const HELD_TRIES = new WeakMap<ReadonlySet<string>, TrieNode>();
 
 /** The highest version of a section that is not the project's, if any. */
 function ownVersion(template: SectionTemplate): SectionTemplate | undefined {
@@ -123,10 +209,12 @@ function ownVersion(template: SectionTemplate): SectionTemplate | undefined {
  * `project_user_instructions` holds `user_instructions`, review rev72c F3 and
  * rev102b F2), `project_section_<hash of the name>`, with a number after it
  * while that is near one too: the tag given never holds a reserved name.
+ * `project_<name>` is read within `budget`, and taken only when read; the
+ * others (some 30 characters) whatever is left of it.
  */
-function projectTag(name: string, reserved: ReadonlySet<string>): string {
+function projectTag(name: string, reserved: ReadonlySet<string>, budget?: TagBudget): string {
   const tag = `project_${name}`;
-  if (!nearReserved(tag, reserved)) return tag;
+  if (!nearReserved(tag, reserved, budget)) return tag;
   let hash = 0x811c9dc5;
   for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193);
   const plain = `project_section_${(hash >>> 0).toString(16).padStart(8, "0")}`;
@@ -158,6 +246,8 @@ export function heldProjectTags(
   own: Iterable<string> = [],
 ): { templates: SectionTemplate[]; diagnostics: Diagnostic[] } {
   const reserved = reservedElementNames(templates, codeSections, own);
+  // One for all the project's tags (review rev104b F1).
+  const budget: TagBudget = { left: TAG_READ_BUDGET };
   const diagnostics: Diagnostic[] = [];
   const warned = new Set<string>();
   const warnOnce = (template: SectionTemplate, message: string) => {
@@ -202,15 +292,16 @@ export function heldProjectTags(
     // `tag: geolocation`, `option`, `fencedframe` printed your section in a button, nothing or an
     // empty frame); `wrapperHides` stays as defence in depth. Nor one near a reserved name
     // (`user_instruction`, `my_user_instructions`: rev101c F1).
-    if (
-      !nearReserved(tag, reserved) &&
-      !isPageElement(tag) &&
-      !wrapperHides(tag) &&
-      drawsInPlaceName(tag)
-    )
+    // Read within the render's one budget (review rev104b F1): past it, held unread.
+    const near = nearReserved(tag, reserved, budget);
+    if (!near && !isPageElement(tag) && !wrapperHides(tag) && drawsInPlaceName(tag))
       return withLower;
     // A builtin's version keeps the builtin's tag.
-    const given = own !== undefined ? own.meta.tag : projectTag(template.name, reserved);
+    const given = own !== undefined ? own.meta.tag : projectTag(template.name, reserved, budget);
+    if (near === "unread") {
+      warnOnce(template, tagUnread(template.name, tag, given));
+      return { ...withLower, meta: { ...template.meta, tag: given } };
+    }
     warnOnce(
       template,
       `the project's section "${template.name}" may not be the prompt's <${tag}> element (a host's, your AGENTS.md's, your own section's, one your texts or the prompt write, or one that acts on the whole page, that no reader shows or whose text a reader reads as raw text, or one HTML knows that does not draw its text in place, or one longer than ${MAX_TAG_LENGTH} characters); it is printed as ${given === false ? "no element" : `<${given}>`} instead`,
@@ -218,6 +309,12 @@ export function heldProjectTags(
     return { ...withLower, meta: { ...template.meta, tag: given } };
   };
   return { templates: templates.map(hold), diagnostics };
+}
+
+/** The `section-tag-reserved` message for a project's section whose tag `asked` was not read, the render's reading of tags spent ({@link TAG_READ_BUDGET}), given `given`. */
+function tagUnread(name: string, asked: string, given: string | false): string {
+  const printed = given === false ? "in no element" : `as <${given}>`;
+  return `the project's section "${name}" asks to be the <${asked}> element, not read: the project's section tags before it spent the reading one render does of them; it is printed ${printed} instead`;
 }
 
 /** The `section-tag-reserved` message for a project's version of your section that asked for `asked`, given `yours`. */
