@@ -1,8 +1,6 @@
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { lstat, readlink, realpath, stat } from "../../_io.js";
-import { isBelowCeiling, isWithin } from "../../_paths.js";
 import { homeFolder, isBelowCeiling, isWithin } from "../../_paths.js";
-import { oneLine } from "../../_prompt-text.js";
 import { readCappedText } from "../../repo-files/capped-read.js";
 import {
   gitDirNamed,
