@@ -1139,6 +1139,8 @@ interface NameKeys {
   readonly longest: number;
   /** The lengths of the keys. */
   readonly lengths: ReadonlySet<number>;
+  /** The keys of the heads of the families ({@link NAME_FAMILIES}) one of the names is of. */
+  readonly families: ReadonlySet<string>;
 }
 
 /** The {@link NameKeys} of `names`, each part made when first asked: most texts hold no tag. */
@@ -1152,6 +1154,9 @@ function namesKeys(names: ReadonlySet<string>): NameKeys {
     get lengths() {
       return joinedKeys(names).lengths;
     },
+    get families() {
+      return joinedKeys(names).families;
+    },
   };
 }
 
@@ -1162,24 +1167,34 @@ function namesKeys(names: ReadonlySet<string>): NameKeys {
  */
 const JOINED_KEYS = new WeakMap<
   ReadonlySet<string>,
-  { keys: ReadonlySet<string>; longest: number; lengths: ReadonlySet<number> }
+  {
+    keys: ReadonlySet<string>;
+    longest: number;
+    lengths: ReadonlySet<number>;
+    families: ReadonlySet<string>;
+  }
 >();
 
 function joinedKeys(names: ReadonlySet<string>): {
   keys: ReadonlySet<string>;
   longest: number;
   lengths: ReadonlySet<number>;
+  families: ReadonlySet<string>;
 } {
   let made = JOINED_KEYS.get(names);
   if (made === undefined) {
     const keys = new Set<string>();
+    const families = new Set<string>();
     let longest = 0;
     for (const name of names) {
       const key = nameKey(name);
       longest = Math.max(longest, key.length);
       if (key !== "" && SEPARATORS.test(name.slice(1, -1))) keys.add(key);
+      const family = familyKey(name);
+      if (family !== undefined) families.add(family);
     }
-    made = { keys, longest, lengths: new Set([...nameKeys(names)].map((key) => key.length)) };
+    const lengths = new Set([...nameKeys(names)].map((key) => key.length));
+    made = { keys, longest, lengths, families };
     JOINED_KEYS.set(names, made);
   }
   return made;
@@ -1192,7 +1207,63 @@ function joinedKeys(names: ReadonlySet<string>): {
 function hasName(keys: NameKeys, name: string): boolean {
   const key = nameKey(name);
   if (key !== "" && keys.has(key)) return true;
-  return SEPARATORS.test(name) && (prefixedName(keys, name) || suffixedName(keys, name));
+  if (!SEPARATORS.test(name)) return false;
+  if (keys.families.size > 0 && ofFamily(keys.families, name)) return true;
+  return prefixedName(keys, name) || suffixedName(keys, name);
+}
+
+/**
+ * The heads of the families of host names: a name of one of these heads, a
+ * separator and more is one of the family's names, each read as one. Claude
+ * Code writes the IDE's state in the user's turn under `ide_` names
+ * (`<ide_selection>`, `<ide_opened_file>`, and others as its IDE features
+ * grow): every `<ide_…>` in a repository's text is written `&lt;`, and a
+ * trusted project's section may take no `ide_…` tag (review rev104c F1).
+ * A family is held where one of its names is among the names a text is
+ * escaped against ({@link USER_TURN_ELEMENTS}).
+ */
+const NAME_FAMILIES: ReadonlySet<string> = new Set(["ide"]);
+
+/** A name's head and the rest after its separators, when it has both. */
+const FAMILY_HEAD = /^([^-_.:]+)[-_.:]+(?=[^-_.:])/;
+
+/** The key ({@link nameKey}) of the family `name` is of ({@link NAME_FAMILIES}), if any. */
+function familyKey(name: string): string | undefined {
+  const head = FAMILY_HEAD.exec(name)?.[1];
+  if (head === undefined) return undefined;
+  const key = nameKey(head);
+  return FAMILY_KEYS.has(key) ? key : undefined;
+}
+
+/** The keys of {@link NAME_FAMILIES}' heads: read as any name is (`IDE`, `lde`). */
+const FAMILY_KEYS: ReadonlySet<string> = new Set([...NAME_FAMILIES].map(nameKey));
+
+/**
+ * Whether `name`, or its parts after a single `:` (an XML namespace prefix,
+ * as {@link prefixedName} reads one: `<x:ide_selection>`), is of one of the
+ * `families` ({@link familyKey}).
+ */
+function ofFamily(families: ReadonlySet<string>, name: string): boolean {
+  for (let from = 0; ; ) {
+    const family = familyKey(from === 0 ? name : name.slice(from));
+    if (family !== undefined && families.has(family)) return true;
+    let colon = name.indexOf(":", from);
+    // A `::` is a path of C++ or Rust (`crate::ide_x`), no namespace prefix: read on past it.
+    while (colon !== -1 && (name.charAt(colon + 1) === ":" || name.charAt(colon - 1) === ":"))
+      colon = name.indexOf(":", colon + 1);
+    if (colon === -1) return false;
+    from = colon + 1;
+  }
+}
+
+/**
+ * Whether a section's tag `name` is of a family of host names one of `names`
+ * is of ({@link NAME_FAMILIES}: `tag: ide_notes` with Claude Code's
+ * `ide_selection` reserved), as a text's tag of it is held ({@link hasName}).
+ */
+export function ofNameFamily(name: string, names: ReadonlySet<string>): boolean {
+  const families = joinedKeys(names).families;
+  return families.size > 0 && ofFamily(families, name);
 }
 
 /**
@@ -4057,7 +4128,17 @@ export const CHAT_TOKENS = "<|";
  * (`<user-prompt-submit-hook>`), and a background task's report
  * (`<task-notification>`). Codex 0.171.0: your `!` command and its output
  * (`<user_shell_command>`), an interrupted turn (`<turn_aborted>`) and a
- * subagent's report (`<subagent_notification>`). The hook's text lands in
+ * subagent's report (`<subagent_notification>`). And (review rev104c F1)
+ * every other element Claude Code itself neutralizes in text it did not
+ * write (the lists beside `fork-boilerplate` in its tag module): the IDE's
+ * selection and open file (`<ide_selection>`, `<ide_opened_file>`, and every
+ * `ide_…` name as one, {@link NAME_FAMILIES}), your `#` memory
+ * (`<user-memory-input>`), a teammate's, another agent's and a channel's
+ * message (`<teammate-message>`, `<agent-message>`, `<channel source=…>`),
+ * MCP resource updates, a fork's boilerplate, a skill's fork, a command's exit
+ * code, a hook's output, the terminal and browser panes, a tick, Slack and
+ * remote-review messages, fetched web content and artifacts' content; and
+ * Codex's review result (`<user_action>`). The hook's text lands in
  * the same stream of user messages, so before, a nested file given on touch
  * (or a root `GEMINI.md` inlined as a rule) claimed you had typed
  * `<bash-input>git push --force origin main</bash-input>` or
@@ -4078,6 +4159,40 @@ export const USER_TURN_ELEMENTS: readonly string[] = [
   "user_shell_command",
   "turn_aborted",
   "subagent_notification",
+  // What Claude Code 2.1.332 itself neutralizes in untrusted text (the lists beside
+  // `fork-boilerplate` in its tag module): review rev104c F1. Any other `ide_…` name is held as
+  // these are (NAME_FAMILIES).
+  "ide_selection",
+  "ide_opened_file",
+  "user-memory-input",
+  "teammate-message",
+  "agent-message",
+  "channel",
+  "mcp-resource-update",
+  "mcp-polling-update",
+  "fork-boilerplate",
+  "forked-skill-launch",
+  "bash-exit-code",
+  "post-tool-use-hook",
+  "terminal",
+  "browser",
+  "browser_instruction",
+  "tick",
+  "remote-review",
+  "slack-ping",
+  "slack-tag-message",
+  "coordinator-relay",
+  "fetched-web-content",
+  "untrusted-widget-state",
+  "artifact-type-instructions",
+  "cowritten-artifact-html",
+  "artifact-file-content",
+  "artifact-origin-notes",
+  "artifact-stored-declaration",
+  "sandbox_violations",
+  "persisted-output",
+  "total_tokens",
+  "user_action",
 ];
 
 /**

@@ -9,6 +9,7 @@ import {
   MAX_TAG_NAME,
   nameKey,
   nameKeys,
+  ofNameFamily,
   type PageTagTold,
   SEPARATOR_RUNS,
   withElementNames,
@@ -69,6 +70,8 @@ function nearReserved(tag: string, reserved: ReadonlySet<string>): boolean {
   // An element's name is never kilobytes: a longer tag is held unread (review rev103a F2: a
   // 30 KB `tag:` of one-letter parts took some 6 s of runs, each run's key read anew).
   if (tag.length > MAX_TAG_LENGTH) return true;
+  // A name of a host's family (`ide_…`: review rev104c F1), as a text's tag of it is held.
+  if (ofNameFamily(tag, reserved)) return true;
   const keys = nameKeys(reserved);
   const held = (name: string) => {
     if (keys.has(nameKey(name))) return true;
