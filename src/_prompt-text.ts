@@ -1054,7 +1054,8 @@ export const MAX_TAG_NAME = 256;
  * host's `system-reminder` for `system_reminder`: before, each was written
  * raw (review rev53c F7); and `</user_instructi0ns>`, `</team_poIicy>`,
  * `</tearn_policy>` for yours (review rev66c F1). A singular or plural
- * (`user_instruction`) is another name.
+ * (`user_instruction`) has another key; {@link hasName} holds it for a name
+ * of several words (review rev104c F4).
  */
 export function nameKey(name: string): string {
   let key = KEYS.get(name);
@@ -1206,11 +1207,32 @@ function joinedKeys(names: ReadonlySet<string>): {
  */
 function hasName(keys: NameKeys, name: string): boolean {
   const key = nameKey(name);
-  if (key !== "" && keys.has(key)) return true;
+  if (key !== "" && (keys.has(key) || numbered(keys, key))) return true;
   if (!SEPARATORS.test(name)) return false;
   if (keys.families.size > 0 && ofFamily(keys.families, name)) return true;
   return prefixedName(keys, name) || suffixedName(keys, name);
 }
+
+/**
+ * Whether `key` is one of the names of several words ({@link joinedKeys}) in
+ * the singular or plural: with or without a final `s`, or `es` after `s`,
+ * `x`, `z`, `ch`, `sh`, as a section's tag is read (`nearReserved` in
+ * src/sections/reserved-tags.ts). `<user_instruction path="~/.pi/agent/AGENTS.md">`
+ * and `<system-reminders>` in a repository's text read as the prompt's and
+ * the host's elements (review rev104c F4: before, each printed raw while
+ * refused as a section's tag). A name of one word keeps its number
+ * (`<directory>`, `<users>`, `<models>`: a README's placeholders).
+ */
+function numbered(keys: NameKeys, key: string): boolean {
+  if (keys.joined(`${key}s`)) return true;
+  if (key.endsWith("s") && keys.joined(key.slice(0, -1))) return true;
+  if (SIBILANT_END.test(key) && keys.joined(`${key}es`)) return true;
+  return SIBILANT_ES_END.test(key) && keys.joined(key.slice(0, -2));
+}
+
+/** A key that takes `es` for its plural, and one that ends so. */
+const SIBILANT_END = /(?:[sxz]|[cs]h)$/;
+const SIBILANT_ES_END = /(?:[sxz]|[cs]h)es$/;
 
 /**
  * The heads of the families of host names: a name of one of these heads, a
@@ -1270,11 +1292,12 @@ export function ofNameFamily(name: string, names: ReadonlySet<string>): boolean 
  * Whether `name` is one of the names with a suffix, as a reader takes it,
  * symmetric to {@link prefixedName}: its parts before a `:` are one of them
  * (`<system-reminder:x>`, `<rule:x>`, `<user_instructions:x>`), or its parts
- * before a `.` are one of several words (`<user_instructions.x>`). A reader
- * may take `<system-reminder:x>` for a system reminder (review rev76c F5:
- * each printed raw while `<x:system-reminder>` was escaped). A one-word name
- * before a `.` (`<rules.md>`), a `-` or `_` suffix (`<user-card>`) and a `::`
- * path (`<rules::x>`) are other names. Only heads of at most twice the
+ * before a `.`, `-` or `_` are one of several words (`<user_instructions.x>`,
+ * `<user_instructions_override>`, `<user-instructions-v2>`: review rev104c
+ * F4). A reader may take `<system-reminder:x>` for a system reminder (review
+ * rev76c F5: each printed raw while `<x:system-reminder>` was escaped). A
+ * one-word name before a `.`, `-` or `_` (`<rules.md>`, `<user-card>`) and a
+ * `::` path (`<rules::x>`) are other names. Only heads of at most twice the
  * longest name's letters are read.
  */
 function suffixedName(keys: NameKeys, name: string): boolean {
@@ -1283,8 +1306,8 @@ function suffixedName(keys: NameKeys, name: string): boolean {
   let letters = 0;
   for (let i = 0; i < name.length && letters <= bound; ) {
     const c = name.charAt(i);
-    if (c !== ":" && c !== ".") {
-      if (!SEPARATORS.test(c)) letters++;
+    if (!SEPARATORS.test(c)) {
+      letters++;
       i++;
       continue;
     }
@@ -1407,20 +1430,18 @@ function suffixedAscii(keys: NameKeys, name: string): boolean {
   let held = "";
   for (let i = 0; i < name.length && letters <= bound; ) {
     const code = name.charCodeAt(i);
-    if (code !== 0x3a && code !== 0x2e) {
-      if (!isSeparatorCode(code)) {
-        letters++;
-        const c = lowerAscii(code);
-        const pair = held === "" ? undefined : DRAWN_PAIRS[held + c];
-        if (pair !== undefined) {
-          read += pair;
-          held = "";
-        } else {
-          read += held;
-          held = "";
-          if (c === "r" || c === "v" || c === "c") held = c;
-          else read += DRAWN_AS[c] ?? c;
-        }
+    if (!isSeparatorCode(code)) {
+      letters++;
+      const c = lowerAscii(code);
+      const pair = held === "" ? undefined : DRAWN_PAIRS[held + c];
+      if (pair !== undefined) {
+        read += pair;
+        held = "";
+      } else {
+        read += held;
+        held = "";
+        if (c === "r" || c === "v" || c === "c") held = c;
+        else read += DRAWN_AS[c] ?? c;
       }
       i++;
       continue;
