@@ -18,6 +18,10 @@ const SLOW = [
   "test/catalogue/hostile-name-literal-backslash-u.test.ts",
   // fx105b (rev104c F3): two CLI renders, the first loads the CLI (8 s at a load of 17).
   "test/catalogue/hostile-section-view-drops-left-out.test.ts",
+  // fx105a (rev104c F1): four untrusted renders, two hook calls, a skills load, a trusted render.
+  "test/catalogue/hostile-claude-code-user-turn-elements.test.ts",
+  // fx105a (rev104c F4): two untrusted renders.
+  "test/catalogue/hostile-near-reserved-text-tags.test.ts",
   // fx102b (rev102a F2): three CLI runs (list, two expands), the first loads the CLI (1.1 s idle).
   "test/catalogue/hostile-untrusted-own-checkout-skill-expand.test.ts",
   // fx101d (rev98a F1, rev99a F3): two renders at deadline 0 and a skills load (2.4 s idle).

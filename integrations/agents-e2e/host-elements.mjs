@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { createChecks } from "../_e2e/checks.mjs";
 import { HERE, installedVersions, REPO } from "./harness.mjs";
 
-const { DEVELOPER_ELEMENTS, HOST_ELEMENTS, USER_TURN_ELEMENTS } = await import(
+const { DEVELOPER_ELEMENTS, escapeWrapperTags, HOST_ELEMENTS, USER_TURN_ELEMENTS } = await import(
   join(REPO, "dist", "src", "_prompt-text.js")
 );
 
@@ -41,6 +41,43 @@ const SEEN = {
   user_shell_command: ["codex", "<user_shell_command>"],
   turn_aborted: ["codex", "<turn_aborted>"],
   subagent_notification: ["codex", "<subagent_notification>"],
+  // Review rev104c F1: the rest of what Claude Code itself neutralizes (its quoted names, in the
+  // lists beside "fork-boilerplate"), and Codex's review result.
+  ...Object.fromEntries(
+    [
+      "ide_selection",
+      "ide_opened_file",
+      "user-memory-input",
+      "teammate-message",
+      "agent-message",
+      "channel",
+      "mcp-resource-update",
+      "mcp-polling-update",
+      "fork-boilerplate",
+      "forked-skill-launch",
+      "bash-exit-code",
+      "post-tool-use-hook",
+      "terminal",
+      "browser",
+      "browser_instruction",
+      "tick",
+      "remote-review",
+      "slack-ping",
+      "slack-tag-message",
+      "coordinator-relay",
+      "fetched-web-content",
+      "untrusted-widget-state",
+      "artifact-type-instructions",
+      "cowritten-artifact-html",
+      "artifact-file-content",
+      "artifact-origin-notes",
+      "artifact-stored-declaration",
+      "sandbox_violations",
+      "persisted-output",
+      "total_tokens",
+    ].map((name) => [name, ["claude-code", `"${name}"`]]),
+  ),
+  user_action: ["codex", "<user_action>"],
   permissions: ["codex", "<permissions instructions></permissions instructions>"],
   // Its two words joined (and the singular), as a reader takes them (review rev102b F1).
   permissions_instructions: ["codex", "<permissions instructions></permissions instructions>"],
@@ -92,4 +129,49 @@ for (const element of CHECKED) {
     code[agent].includes(spelling) && HOST_ELEMENTS.includes(element),
   );
 }
+
+// Claude Code's own lists of the elements it neutralizes in text it did not write (review
+// rev104c F1): the arrays of its tag module, beside `<name>="fork-boilerplate"`, each entry a
+// quoted name, a constant of the module (`JB="teammate-message"`) or another such array spread.
+// Every name there must be held by sysprompt's host elements (as a text's tag is read).
+function claudeOwnElements(binary) {
+  const text = binary.toString("latin1");
+  const at = text.indexOf('="fork-boilerplate"');
+  if (at === -1) return [];
+  const end = text.indexOf("export{", at);
+  const module = text.slice(Math.max(0, at - 200_000), end === -1 ? at + 2_000 : end);
+  const constants = new Map();
+  for (const m of module.matchAll(/(?<![\w$])([\w$]+)="([a-z][a-z0-9_-]*)"/g))
+    constants.set(m[1], m[2]);
+  const arrays = new Map();
+  for (const m of module.matchAll(/(?<![\w$])([\w$]+)=\[([^\]]*)\]/g)) arrays.set(m[1], m[2]);
+  const resolve = (body, depth = 0) =>
+    body.split(",").flatMap((entry) => {
+      const e = entry.trim();
+      if (e.startsWith('"')) return [e.slice(1, -1)];
+      if (e.startsWith("..."))
+        return depth > 4 ? [] : resolve(arrays.get(e.slice(3)) ?? "", depth + 1);
+      return constants.has(e) ? [constants.get(e)] : [];
+    });
+  const lists = [...arrays.values()].map((body) => resolve(body));
+  // Its tag lists: those that hold a user-turn element (not its lists of CLI words).
+  return [
+    ...new Set(
+      lists.filter((l) => l.includes("task-notification") || l.includes("ide_selection")).flat(),
+    ),
+  ];
+}
+const held = new Set(HOST_ELEMENTS);
+const own = claudeOwnElements(code["claude-code"]);
+check(
+  `Claude Code ${versions["claude-code"]}'s own list of elements it neutralizes was read`,
+  own.includes("ide_selection") && own.includes("mcp-resource-update") && own.includes("channel"),
+  own.join(", "),
+);
+const loose = own.filter((name) => !escapeWrapperTags(`<${name}>`, held).startsWith("&lt;"));
+check(
+  "every element Claude Code neutralizes is held by the host elements",
+  loose.length === 0,
+  loose.join(", "),
+);
 finish("host elements");

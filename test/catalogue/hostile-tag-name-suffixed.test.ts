@@ -61,7 +61,6 @@ describe("hostile repository: a name with a `:` or `.` suffix is that name", () 
       "<rules::x>",
       "<user-card>",
       "<rule-set>",
-      "<user_instructions_x>",
       "<xsl:template>",
       "<data:x>",
       "std::rules",
@@ -69,6 +68,8 @@ describe("hostile repository: a name with a `:` or `.` suffix is that name", () 
       "owner.name",
     ])
       expect(escapeWrapperTags(text, NAMES), text).toBe(text);
+    // A name of several words with a `_` or `-` suffix is that name (review rev104c F4).
+    expect(escapeWrapperTags("<user_instructions_x>", NAMES)).toBe("&lt;user_instructions_x>");
     expect(withoutOwnerMark("the repository owner.login is shown")).toBe(
       "the repository owner.login is shown",
     );

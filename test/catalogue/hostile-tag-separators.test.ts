@@ -40,7 +40,8 @@ describe("hostile repository: a tag of the prompt's names spelled with other sep
 
   it("other names stay as written", async () => {
     const root = tempDir();
-    const plain = "Keep </div>, <user_instruction> and <user-notes> as they are.";
+    // `<user_instruction>` is held since review rev104c F4 (a name of several words in the singular).
+    const plain = "Keep </div>, <user-card> and <user-notes> as they are.";
     writeFiles(root, {
       "project/.git/HEAD": "ref: refs/heads/main\n",
       "project/AGENTS.md": `${plain}\n`,

@@ -89,7 +89,9 @@ describe("escapeWrapperTags: look-alike brackets and invisible characters", () =
   it("leaves other names, and look-alikes before other names, as written", () => {
     // Double angle quotation marks are not single brackets: «rules» stays (〈rules〉 does not).
     const text =
-      "\uff1cdiv\uff1e <rulesX> </project_contexts> \u00abrules\u00bb \u3008div\u3009 <\u200bdiv>";
+      "\uff1cdiv\uff1e <rulesX> </notes_contexts> \u00abrules\u00bb \u3008div\u3009 <\u200bdiv>";
     expect(escapeWrapperTags(text, names)).toBe(text);
+    // A name of several words in the plural is that name (review rev104c F4).
+    expect(escapeWrapperTags("</project_contexts>", names)).toBe("&lt;/project_contexts>");
   });
 });
