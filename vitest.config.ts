@@ -10,6 +10,10 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // rev104d F1: five cache writes, exports and sandboxes in linked checkouts (0.5-0.9 s under load).
+  "test/catalogue/hostile-cache-project-link-global-rules.test.ts",
+  // rev104d F2: five hook calls, the first loads the hook (2.8 s under load).
+  "test/catalogue/hostile-hook-home-root-private-context.test.ts",
   // rev103b F2: three dozen CLI renders, the first loads the CLI (10 s under load).
   "test/catalogue/hostile-output-home-project-rule-files.test.ts",
   // rev103b F3: two dozen CLI renders, the first loads the CLI (8 s under load).

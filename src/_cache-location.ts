@@ -1,10 +1,13 @@
 import { lstatSync, mkdirSync, renameSync, rmSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { userInfo } from "node:os";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { othersMayWrite } from "./_others-write.js";
-import { xdgFolder } from "./_paths.js";
+import { homeFolder, xdgFolder } from "./_paths.js";
 import { realpathSyncLinear } from "./_realpath.js";
 import { makeFolderPath, realFolder, writeTempFileSync } from "./_safe-write.js";
 import { sharedOnTheWaySync } from "./_shared-way.js";
+import { globalInstructionPlaces, placeHolds, samePathKey } from "./hook/snippet.js";
+import { findProjectRootSync } from "./repo-files/project-root.js";
 
 /**
  * Where one of sysprompt's cache files lives. `parents`: whether the folders
@@ -84,6 +87,7 @@ export function readyCacheFolder(folder: string): string {
   const root = basename(dirname(folder)) === CACHE_FOLDER ? dirname(folder) : folder;
   // Nothing made below a folder others may write in; each made checked before anything is made in it.
   checkWayUp(folder);
+  checkPlace(root);
   for (const at of root === folder ? [folder] : [root, folder]) {
     makeFolderPath(at, 0o700);
     checkOwnFolder(at);
@@ -109,6 +113,102 @@ function checkWayUp(folder: string): void {
       `${shared}, on the way to sysprompt's cache folder ${folder}; sysprompt writes and reads its caches and export files only below folders no one else can write in or owns`,
       "set XDG_CACHE_HOME to a folder of yours",
     );
+  }
+}
+
+/**
+ * Throws unless sysprompt's cache folder `root` (as written) is in a place of
+ * yours that no agent loads. When it lies in a project (the nearest repository
+ * top above it, as the door finds one; your home folder kept in git is none
+ * here: `~/.cache` is yours as named), every folder from the project's root
+ * down to it must be a real folder, never a link, as `-o` holds the way in a
+ * project: the project names those folders, and a checkout shipping `.cache`
+ * as a link to `~/Documents/Cline/Rules`, with `XDG_CACHE_HOME` set to
+ * `$CI_PROJECT_DIR/.cache` as CI jobs set it, had `export`, `explain
+ * --simulate`, `snapshot` and the hook write the repository's text into
+ * Cline's global rules (review rev104d F1). And wherever it is, its real path
+ * (that of the nearest folder there, with the names still to be made) must not
+ * be in, or hold, a global instructions file or folder an agent loads by itself
+ * (`~/Documents/Cline/Rules`, `~/.gemini/GEMINI.md`: {@link
+ * globalInstructionPlaces}, as `--out` holds), in your home folder by its name
+ * and its real path, or in the home folder of the user you are.
+ */
+function checkPlace(root: string): void {
+  const advice = "set XDG_CACHE_HOME to a folder of yours";
+  const home = homeFolder();
+  const way = linkInProject(root, home);
+  if (way !== undefined) {
+    throw new CacheFolderRefused(
+      `${way.at}: ${way.kind} in the project ${way.project}, on the way to sysprompt's cache folder ${root}; in a project, every folder down to the cache folder must be a real folder (the repository may ship a link that leads anywhere)`,
+      advice,
+    );
+  }
+  const real = realOfNamed(root);
+  const key = samePathKey(real);
+  const homes = new Set([home, realOr(home)]);
+  try {
+    const own = userInfo().homedir;
+    if (own) homes.add(own).add(realOr(own));
+  } catch {
+    // No user entry: the home folder alone.
+  }
+  for (const place of globalInstructionPlaces([...homes])) {
+    const at = { ...place, path: realOfNamed(place.path) };
+    const holds = samePathKey(at.path).startsWith(`${key.replace(/\/$/, "")}/`);
+    if (placeHolds(at, key) || placeHolds(place, key) || holds) {
+      throw new CacheFolderRefused(
+        `${root}: sysprompt's cache folder would be at ${real}, ${holds ? "above" : "in"} ${place.agent}'s own instructions ${place.folder ? "folder" : "file"} ${place.file}, which it loads by itself in every project: the export files and the projects' copies written there would be read as your words`,
+        advice,
+      );
+    }
+  }
+}
+
+/** The project root above sysprompt's cache folder `root`, or undefined (none, or your home folder kept in git). */
+function projectOf(root: string, home: string): string | undefined {
+  const start = dirname(root);
+  const project = findProjectRootSync(start);
+  if (project === start) return undefined; // no folder between it and the cache folder
+  if (project === home || project === realOr(home)) return undefined;
+  return project;
+}
+
+/** The first entry from the project root above `root` (excluded) down to `root`'s own folder that is no real folder. */
+function linkInProject(
+  root: string,
+  home: string,
+): { at: string; kind: string; project: string } | undefined {
+  const project = projectOf(root, home);
+  if (project === undefined) return undefined;
+  let at = project;
+  for (const part of relative(project, dirname(root)).split(sep)) {
+    at = join(at, part);
+    const s = lstatSync(at, { throwIfNoEntry: false });
+    if (s === undefined) return undefined; // made below as a real folder
+    if (!s.isDirectory()) {
+      return { at, kind: s.isSymbolicLink() ? "a symbolic link" : "not a folder", project };
+    }
+  }
+  return undefined;
+}
+
+/** The real path of `path`: that of its nearest existing folder, with the names below it. */
+function realOfNamed(path: string): string {
+  for (let at = path; ; at = dirname(at)) {
+    try {
+      const real = realpathSyncLinear(at);
+      return at === path ? real : join(real, relative(at, path));
+    } catch {
+      if (dirname(at) === at) return path;
+    }
+  }
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSyncLinear(path);
+  } catch {
+    return path;
   }
 }
 
@@ -171,6 +271,7 @@ export function readyCacheFileFolder(location: CacheLocation): string {
   const folder = dirname(location.path);
   if (location.parents) return readyCacheFolder(folder);
   checkWayUp(folder);
+  checkPlace(folder);
   try {
     mkdirSync(folder, { mode: 0o700 });
   } catch (error) {

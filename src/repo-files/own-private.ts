@@ -303,7 +303,7 @@ function identitiesOf(mine: YourPrivate, signal: AbortSignal | undefined): Ident
 }
 
 /**
- * The door's one rule for a file of yours (read with no repository's reach):
+ * The door's one rule for a file of yours (read with no repository's reach), and for a repository's by its places alone:
  * refused when its real path (`real`, after every link) lies at or below a
  * private place of your home ({@link YOUR_PRIVATE_PLACES}), or when it has
  * more than one name (`s.nlink`) and is one of the files there, compared by
@@ -313,12 +313,21 @@ function identitiesOf(mine: YourPrivate, signal: AbortSignal | undefined): Ident
  * its links are followed; and the places are walked once per render
  * ({@link withPrivateLook}) whatever the file, since a link found there makes
  * what it leads to private too (review rev103a F1).
+ * its links are followed; and the places are walked once per render step for
+ * every read, since a link found there makes what it leads to private too
+ * (review rev103a F1). A repository's file (read with its reach) is held to
+ * the places alone, `byIdentity` false, whatever the root: a session root that
+ * is, or holds, your home folder (the hook's `cwd` `~` or `/`) made
+ * `~/.ssh/AGENTS.md` a context file of that root's (review rev104d F2); the
+ * walk is left to your own files, where a hard link or a link inside a place
+ * leads out of it.
  */
 export function yourPrivateRefusal(
   real: string,
   s: Pick<Stats, "dev" | "ino" | "nlink">,
   at: YoursAt,
   named?: string,
+  byIdentity = true,
 ): Refusal | undefined {
   const mine = yourPrivate(at);
   // The path as named (`@~/.ssh/id_ed25519`), before its links are followed (review rev103a F1).
@@ -331,12 +340,14 @@ export function yourPrivateRefusal(
   // The walk adds to the places what links in them lead to, so it comes first (rev103a F1).
   const { ids, short } = identitiesOf(mine, at.signal);
   const place = placeOf(real, mine.places);
+  const { ids, short } = byIdentity ? identitiesOf(mine, at.signal) : { ids: new Map() };
+  const place = mine.places.find((p) => isWithin(real, p.at));
   if (place !== undefined) {
     const below = toPosix(relative(place.at, real));
     const shown = below === "" ? place.shown : `${place.shown}/${below}`;
     return privateRefusal(`it resolves to ${toPosix(real)}, ${shown}`);
   }
-  if (!(s.nlink > 1)) return undefined;
+  if (!byIdentity || !(s.nlink > 1)) return undefined;
   const same = ids.get(`${s.dev}:${s.ino}`);
   if (same !== undefined) {
     const shown = `~/${toPosix(relative(mine.home, same))}`;

@@ -166,7 +166,7 @@ export function readRepoTextSync(path: string, o: SyncDoorOptions): RepoText {
     const now = way && realOrUndefinedSync(path);
     const refusal =
       openedRefusal({ real, before, s, opened: () => openedPath(opened), now }, o.reach, way) ??
-      (o.reach ? undefined : yourPrivateRefusal(real, s, { home: o.own?.home ?? o.home }, path));
+      yourPrivateRefusal(real, s, { home: o.own?.home ?? o.home }, path, !o.reach);
     if (refusal) return refused(path, refusal);
     const bytes = readHeadSync(fd, maxBytes + 1, s.size);
     if (bytes.length > maxBytes) {

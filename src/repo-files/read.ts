@@ -195,7 +195,7 @@ async function openChecked<F extends { ok: false }>(
       const now = way && (await realpath(path).catch(() => undefined));
       const refusal =
         openedRefusal({ real, before, s, opened: () => openedPath(handle), now }, o.reach, way) ??
-        (o.reach ? undefined : yourPrivateRefusal(real, s, yoursAt(o), path));
+        yourPrivateRefusal(real, s, yoursAt(o), path, !o.reach);
       if (refusal) problem = refused(path, refusal);
     }
     if (problem === undefined) return { ok: true, handle, stats: s, real };
