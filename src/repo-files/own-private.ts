@@ -311,11 +311,8 @@ function identitiesOf(mine: YourPrivate, signal: AbortSignal | undefined): Ident
  * file with more than one name that could not be compared with all of them
  * is refused too. A `named` path lying, as named, in a place is refused before
  * its links are followed; and the places are walked once per render
- * ({@link withPrivateLook}) whatever the file, since a link found there makes
- * what it leads to private too (review rev103a F1).
- * its links are followed; and the places are walked once per render step for
- * every read, since a link found there makes what it leads to private too
- * (review rev103a F1). A repository's file (read with its reach) is held to
+ * ({@link withPrivateLook}) whatever the file of yours, since a link found
+ * there makes what it leads to private too (review rev103a F1). A repository's file (read with its reach) is held to
  * the places alone, `byIdentity` false, whatever the root: a session root that
  * is, or holds, your home folder (the hook's `cwd` `~` or `/`) made
  * `~/.ssh/AGENTS.md` a context file of that root's (review rev104d F2); the
@@ -338,10 +335,8 @@ export function yourPrivateRefusal(
     return privateRefusal(`it is ${below === "" ? namedAt.shown : `${namedAt.shown}/${below}`}`);
   }
   // The walk adds to the places what links in them lead to, so it comes first (rev103a F1).
-  const { ids, short } = identitiesOf(mine, at.signal);
-  const place = placeOf(real, mine.places);
   const { ids, short } = byIdentity ? identitiesOf(mine, at.signal) : { ids: new Map() };
-  const place = mine.places.find((p) => isWithin(real, p.at));
+  const place = placeOf(real, mine.places);
   if (place !== undefined) {
     const below = toPosix(relative(place.at, real));
     const shown = below === "" ? place.shown : `${place.shown}/${below}`;

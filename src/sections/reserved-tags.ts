@@ -78,22 +78,12 @@ function nearReserved(tag: string, reserved: ReadonlySet<string>, budget?: TagBu
   // An element's name is never kilobytes: a longer tag is held unread (review rev103a F2: a
   // 30 KB `tag:` of one-letter parts took some 6 s of runs, each run's key read anew).
   if (tag.length > MAX_TAG_LENGTH) return "long";
+  // A name of a host's family (`ide_…`: review rev104c F1), as a text's tag of it is held.
+  if (ofNameFamily(tag, reserved)) return "near";
   const keys = heldKeys(reserved);
   // The whole tag and its pieces, keyed once each: some two units a character.
   if (spent(budget, 2 * tag.length)) return "unread";
   if (keys.has(nameKey(tag))) return "near";
-  if (tag.length > MAX_TAG_LENGTH) return true;
-  // A name of a host's family (`ide_…`: review rev104c F1), as a text's tag of it is held.
-  if (ofNameFamily(tag, reserved)) return true;
-  const keys = nameKeys(reserved);
-  const held = (name: string) => {
-    if (keys.has(nameKey(name))) return true;
-    if (/s$/i.test(name) && keys.has(nameKey(name.slice(0, -1)))) return true;
-    if (/(?:[sxz]|[cs]h)es$/i.test(name) && keys.has(nameKey(name.slice(0, -2)))) return true;
-    if (/(?:[sxz]|[cs]h)$/i.test(name) && keys.has(nameKey(`${name}es`))) return true;
-    return keys.has(nameKey(`${name}s`));
-  };
-  if (held(tag)) return true;
   const pieces = tag.split(QUALIFIER).filter((p) => p !== "");
   if (pieces.length > 1 && pieces.some((p) => keys.has(nameKey(p)))) return "near";
   const parts = tag
