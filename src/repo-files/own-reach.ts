@@ -50,6 +50,8 @@ export type OwnPlace =
 export interface OwnFiles {
   walk: HeldWalk;
   home: string;
+  /** The agent dir whose files these are ({@link YoursAt.agentDir}). */
+  agentDir?: string | undefined;
   /** The render's trust in the project, which a checkout's door takes too (a kit is not yours). */
   trusted: boolean;
   signal?: AbortSignal | undefined;
@@ -61,7 +63,7 @@ export async function ownFilesOf(
   o: { home: string; trusted: boolean; signal?: AbortSignal | undefined },
 ): Promise<OwnFiles> {
   const own = await ownRepositories(agentDir, o.home);
-  return { ...o, walk: heldLinks(own, { signal: o.signal, packages: true }) };
+  return { ...o, agentDir, walk: heldLinks(own, { signal: o.signal, packages: true }) };
 }
 
 /**
