@@ -129,6 +129,12 @@ export interface YoursAt {
    * import the walk this module may not.
    */
   mirrored?: ((named: string, homes: readonly string[]) => boolean) | undefined;
+  /**
+   * The files of your layer proper (`SYSTEM.md`, `APPEND_SYSTEM.md`,
+   * `SYSTEM_TEMPLATE.md`, `general-rules.md`, sections, partials: `loadLayer`):
+   * one named in your home or agent dir whose links lead out of both is refused.
+   */
+  confined?: boolean | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -333,11 +339,12 @@ export function yourPrivateRefusal(
     const below = toPosix(relative(namedAt.at, named as string));
     return privateRefusal(`it is ${below === "" ? namedAt.shown : `${namedAt.shown}/${below}`}`);
   }
-  // A file of your agent dir's layer named in your home or agent dir whose links lead out of both
+  // A file of your agent dir's layer (loadLayer's) named in your home or agent dir whose links lead out of both
   // (`APPEND_SYSTEM.md -> /run/secrets/db_password`): refused, as an import leading there is
   // (review rev104a F2), unless it leads into your stowed dotfiles.
   if (
     at.agentDir !== undefined &&
+    at.confined === true &&
     named !== undefined &&
     isAbsolute(named) &&
     mine.mine.some((top) => isWithin(named, top)) &&
