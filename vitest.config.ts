@@ -26,6 +26,10 @@ const SLOW = [
   "test/catalogue/hostile-claude-code-user-turn-elements.test.ts",
   // fx105a (rev104c F4): two untrusted renders.
   "test/catalogue/hostile-near-reserved-text-tags.test.ts",
+  // fx105d (rev104a F1): three untrusted renders with the tree, a worktree made by git (2.2 s idle).
+  "test/catalogue/hostile-excludesfile-named-import.test.ts",
+  // fx105d (rev104a F2): two untrusted renders of a kit agent dir (2.6 s idle, the first cold).
+  "test/catalogue/hostile-kit-shell-rc-agent-config-private.test.ts",
   // fx102b (rev102a F2): three CLI runs (list, two expands), the first loads the CLI (1.1 s idle).
   "test/catalogue/hostile-untrusted-own-checkout-skill-expand.test.ts",
   // fx101d (rev98a F1, rev99a F3): two renders at deadline 0 and a skills load (2.4 s idle).

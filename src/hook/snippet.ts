@@ -8,8 +8,8 @@
 import { basename, dirname, join, posix, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { pathKey } from "../_paths.js";
+import { SETTINGS_FILES } from "../agent-settings-files.js";
 import { quotePath } from "../agents/index.js";
-import { GEMINI_SETTINGS } from "../gather/rules/gemini-settings.js";
 import { RULE_FORMATS } from "../gather/rules/index.js";
 import { TOOL_SHAPES, type ToolAgent } from "./input.js";
 
@@ -45,38 +45,7 @@ export function hasHookSnippet(agent: string): agent is ToolAgent {
   return (HOOK_SNIPPET_AGENTS as readonly string[]).includes(agent);
 }
 
-/**
- * Each agent's own settings files, by the path they end with: a project's
- * folder holds them for that project, your home folder for every project
- * (`~/.claude/settings.json`). The first of each is where the snippet goes
- * (opencode: the plugin file, then its folder of yours); pi's are its
- * project's `.pi/settings.json` and its agent dir's `settings.json` (read by
- * src/integrations/pi/trust-store.ts). The last ones are files an agent reads
- * as its configuration by their name wherever they lie: Claude Code's
- * `.worktreeinclude` (the ignored files it copies into a new worktree),
- * Gemini CLI's `.env` (the nearest one from the working folder up, and
- * `~/.env`, become its environment and its tools') and `.geminiignore`.
- * `export --hooks` says where from these, and `export --out` never writes a
- * prompt over one of them.
- */
-export const SETTINGS_FILES: Readonly<Record<ToolAgent | "pi", readonly string[]>> = {
-  "claude-code": [
-    ".claude/settings.json",
-    ".claude/settings.local.json",
-    ".claude.json",
-    ".mcp.json",
-    ".worktreeinclude",
-  ],
-  codex: [".codex/config.toml", ".codex/hooks.json"],
-  "gemini-cli": [GEMINI_SETTINGS, ".env", ".geminiignore"],
-  opencode: [
-    ".opencode/plugins/sysprompt.js",
-    ".config/opencode/plugins/sysprompt.js",
-    "opencode.json",
-    "opencode.jsonc",
-  ],
-  pi: [".pi/settings.json", ".pi/agent/settings.json", ".pi/agent/models.json"],
-};
+export { SETTINGS_FILES };
 
 /**
  * Each agent's own folders, in a project or your home folder: what lies in

@@ -107,7 +107,10 @@ export async function loadLayer(
   const refused = await folderRefused(dir, reach);
   if (refused) return { ...emptyLayer(layer), diagnostics: [refused] };
   const { signal } = options;
-  const own = !reach && options.own ? await ownFilesOf(dir, { ...options.own, signal }) : undefined;
+  const own =
+    !reach && options.own
+      ? await ownFilesOf(dir, { ...options.own, signal, confined: true })
+      : undefined;
   const reads = (name: ResolvedFile) => options.customFiles && !options.resolved?.includes(name);
   const readOptional = (path: string) => readOptionalIn(path, reach, own);
   const rulesPath = join(dir, GENERAL_RULES_FILE);

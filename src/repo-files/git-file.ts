@@ -211,6 +211,15 @@ export function coreBareSync(gitFolder: string): boolean | "unsure" {
   return ["false", "no", "off", "0", ""].includes(v) ? false : "unsure";
 }
 
+/**
+ * The `core.excludesFile` a git folder's `config` sets (the last one, as
+ * written: `~/` not expanded), `null` when it sets none, "unsure" as
+ * {@link coreWorktreeSync} (review rev104a F1).
+ */
+export function coreExcludesFileSync(gitFolder: string): string | null | "unsure" {
+  return coreSettingSync(gitFolder, "excludesfile");
+}
+
 /** The last value of `core.<key>` (lower case) in a git folder's `config`: see {@link coreWorktreeSync}. */
 function coreSettingSync(gitFolder: string, key: string): string | null | "unsure" {
   const file = join(gitFolder, "config");

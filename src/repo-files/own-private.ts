@@ -2,6 +2,7 @@ import { type Dir, opendirSync, type Stats, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { homeFolder, isWithin, toPosix } from "../_paths.js";
 import { realpathSyncLinear } from "../_realpath.js";
+import { PI_AGENT_CONFIG_FILES, SETTINGS_FILES } from "../agent-settings-files.js";
 import { NO_DEADLINE } from "./no-deadline.js";
 import type { Refusal } from "./reach.js";
 
@@ -48,7 +49,35 @@ export const YOUR_PRIVATE_PLACES: readonly string[] = [
   ".codex/auth.json",
   ".claude/.credentials.json",
   ".gemini/oauth_creds.json",
-];
+  // Your shell's start-up files and histories, which export and type tokens (review rev104a F2).
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".bash_history",
+  ".zsh_history",
+  ".python_history",
+  ".node_repl_history",
+  ".psql_history",
+  ".mysql_history",
+  ".lesshst",
+  ".viminfo",
+  ".config/fish",
+  ".gitconfig",
+  ".config/git/config",
+  ".docker/config.json",
+  ".env",
+  ".gemini/.env",
+  ".config/opencode",
+  ".local/share/opencode",
+  // Every agent's settings files (MCP servers' env tokens, API keys), as `export --out` knows them.
+  ...Object.values(SETTINGS_FILES).flat(),
+].filter((place, at, all) => all.indexOf(place) === at);
 
 /**
  * At most this many files of more than one name in your private places are kept to know them by
@@ -76,6 +105,8 @@ interface Identities {
 /** Your home's private places, as found once: where they are, and their files by identity (asked lazily). */
 interface YourPrivate {
   home: string;
+  /** Your home and agent dir, each as written and as real: where a file of yours named in them may lead. */
+  mine: string[];
   /** Each place under your home as written and as real, and the real folder of each that is a link. */
   places: { at: string; shown: string }[];
   identities?: Identities;
@@ -84,6 +115,26 @@ interface YourPrivate {
 /** Whose private places a read of a file of yours is checked against, and the deadline of the render. */
 export interface YoursAt {
   home?: string | undefined;
+  /**
+   * The agent dir whose files these are, when known: its pi configuration
+   * ({@link PI_AGENT_CONFIG_FILES}) is private wherever it lies, and a file
+   * named in it or in your home whose links lead out of both is refused
+   * (review rev104a F2).
+   */
+  agentDir?: string | undefined;
+  /**
+   * Whether `named`, a file of yours linked out of your home and agent dir,
+   * lies in a stow mirror of your home (`homes`: your dotfiles repository,
+   * `mirroredRepositorySync`), which is yours: given by the door, which may
+   * import the walk this module may not.
+   */
+  mirrored?: ((named: string, homes: readonly string[]) => boolean) | undefined;
+  /**
+   * The files of your layer proper (`SYSTEM.md`, `APPEND_SYSTEM.md`,
+   * `SYSTEM_TEMPLATE.md`, `general-rules.md`, sections, partials: `loadLayer`):
+   * one named in your home or agent dir whose links lead out of both is refused.
+   */
+  confined?: boolean | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -125,52 +176,77 @@ export function privateLooksMade(): number {
   return looks;
 }
 
-function lookAt(home: string): YourPrivate {
+function lookAt(home: string, agentDir: string | undefined): YourPrivate {
   looks++;
-  return { home, places: placesOf(home) };
+  return yourPrivateOf(home, agentDir);
 }
 
 function yourPrivate(at: YoursAt): YourPrivate {
   const home = at.home ?? homeFolder();
+  const key = at.agentDir === undefined ? home : `${home}\0${at.agentDir}`;
   if (underWay !== undefined) {
-    const kept = underWay.get(home);
+    const kept = underWay.get(key);
     if (kept) return kept;
-    const made = lookAt(home);
-    underWay.set(home, made);
+    const made = lookAt(home, at.agentDir);
+    underWay.set(key, made);
     return made;
   }
   const signal = at.signal !== NO_DEADLINE ? at.signal : undefined;
   if (signal === undefined) {
     const now = performance.now();
-    const kept = recent.get(home);
+    const kept = recent.get(key);
     if (kept && now - kept.at < RECENT_MS) return kept.mine;
-    const mine = lookAt(home);
+    const mine = lookAt(home, at.agentDir);
     if (recent.size > 16) recent.clear();
-    recent.set(home, { at: now, mine });
+    recent.set(key, { at: now, mine });
     return mine;
   }
-  const kept = seen.get(signal)?.get(home);
+  const kept = seen.get(signal)?.get(key);
   if (kept) return kept;
-  const made = lookAt(home);
+  const made = lookAt(home, at.agentDir);
   const byHome = seen.get(signal) ?? new Map<string, YourPrivate>();
-  byHome.set(home, made);
+  byHome.set(key, made);
   seen.set(signal, byHome);
   return made;
 }
 
-function placesOf(home: string): YourPrivate["places"] {
+function yourPrivateOf(home: string, agentDir: string | undefined): YourPrivate {
   // Absolute and normal, as a real path is: `placeOf` compares them as strings.
   const base = resolve(home);
   const realHome = realOrUndefined(base) ?? base;
+  const mine = [base, realHome];
+  const places = placesOf(base, realHome, YOUR_PRIVATE_PLACES, (rel) => `~/${rel}`);
+  if (agentDir !== undefined) {
+    const dir = resolve(agentDir);
+    const realAgentDir = realOrUndefined(dir) ?? dir;
+    mine.push(dir, realAgentDir);
+    pushPlaces(
+      places,
+      placesOf(dir, realAgentDir, PI_AGENT_CONFIG_FILES, (rel) => `the agent dir's ${rel}`),
+    );
+  }
+  return { home, mine, places };
+}
+
+function pushPlaces(to: YourPrivate["places"], more: YourPrivate["places"]): void {
+  for (const place of more) to.push(place);
+}
+
+function placesOf(
+  top: string,
+  realTop: string,
+  rels: readonly string[],
+  shownAs: (rel: string) => string,
+): YourPrivate["places"] {
   const places: YourPrivate["places"] = [];
-  for (const rel of YOUR_PRIVATE_PLACES) {
-    const shown = `~/${rel}`;
-    const at = join(base, rel);
+  for (const rel of rels) {
+    const shown = shownAs(rel);
+    const at = join(top, rel);
     places.push({ at, shown });
-    if (realHome !== base) places.push({ at: join(realHome, rel), shown });
+    if (realTop !== top) places.push({ at: join(realTop, rel), shown });
     // Your `~/.ssh -> ~/dotfiles/ssh`: the folder it leads to is as private.
     const real = realOrUndefined(at);
-    if (real !== undefined && real !== at && real !== join(realHome, rel))
+    if (real !== undefined && real !== at && real !== join(realTop, rel))
       places.push({ at: real, shown });
   }
   return places;
@@ -334,6 +410,20 @@ export function yourPrivateRefusal(
     const below = toPosix(relative(namedAt.at, named as string));
     return privateRefusal(`it is ${below === "" ? namedAt.shown : `${namedAt.shown}/${below}`}`);
   }
+  // A file of your agent dir's layer (loadLayer's) named in your home or agent dir whose links lead out of both
+  // (`APPEND_SYSTEM.md -> /run/secrets/db_password`): refused, as an import leading there is
+  // (review rev104a F2), unless it leads into your stowed dotfiles.
+  if (
+    at.agentDir !== undefined &&
+    at.confined === true &&
+    named !== undefined &&
+    isAbsolute(named) &&
+    mine.mine.some((top) => isWithin(named, top)) &&
+    !mine.mine.some((top) => isWithin(real, top)) &&
+    !at.mirrored?.(named, mine.mine.slice(0, 2))
+  ) {
+    return linkOutOfYours(named, real);
+  }
   // The walk adds to the places what links in them lead to, so it comes first (rev103a F1).
   const { ids, short } = byIdentity ? identitiesOf(mine, at.signal) : { ids: new Map() };
   const place = placeOf(real, mine.places);
@@ -352,6 +442,14 @@ export function yourPrivateRefusal(
   return privateRefusal(
     `it has ${s.nlink} names (hard links to one file) and your private files could not all be compared with it (${short}), so it may be one`,
   );
+}
+
+function linkOutOfYours(named: string, real: string): Refusal {
+  return {
+    reason: "outside",
+    code: "file-outside-project",
+    message: `${toPosix(named)} leads by its links to ${toPosix(real)}, out of your home folder and your agent dir: a file of yours is read only within them, as its imports are`,
+  };
 }
 
 function privateRefusal(what: string): Refusal {

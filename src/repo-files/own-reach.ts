@@ -50,6 +50,10 @@ export type OwnPlace =
 export interface OwnFiles {
   walk: HeldWalk;
   home: string;
+  /** The agent dir whose files these are ({@link YoursAt.agentDir}). */
+  agentDir?: string | undefined;
+  /** Your layer's own files (`loadLayer`): {@link YoursAt.confined}. */
+  confined?: boolean | undefined;
   /** The render's trust in the project, which a checkout's door takes too (a kit is not yours). */
   trusted: boolean;
   signal?: AbortSignal | undefined;
@@ -58,10 +62,15 @@ export interface OwnFiles {
 /** {@link OwnFiles} for the files of your agent dir. */
 export async function ownFilesOf(
   agentDir: string,
-  o: { home: string; trusted: boolean; signal?: AbortSignal | undefined },
+  o: {
+    home: string;
+    trusted: boolean;
+    signal?: AbortSignal | undefined;
+    confined?: boolean | undefined;
+  },
 ): Promise<OwnFiles> {
   const own = await ownRepositories(agentDir, o.home);
-  return { ...o, walk: heldLinks(own, { signal: o.signal, packages: true }) };
+  return { ...o, agentDir, walk: heldLinks(own, { signal: o.signal, packages: true }) };
 }
 
 /**

@@ -15,9 +15,10 @@ import { homeFolder, isWithin, looksAround, xdgFolder } from "../_paths.js";
 import { projectOwns } from "../gather/environment/index.js";
 import { type GitRefusal, gitExcludeFile } from "../gather/git/index.js";
 import { readCappedBytes } from "./capped-read.js";
-import { isGitFolder } from "./git-file.js";
+import { coreExcludesFileSync, isGitFolder } from "./git-file.js";
 import { type HgCopy, hgIgnoreAround, hgIgnored } from "./hgignore.js";
 import { holdsGit, holdsRepository, holdsUsableGit } from "./project-root.js";
+import { expandHome, yourExcludesFile } from "./safe-directory.js";
 
 /**
  * A `.gitignore` (or `.git/info/exclude`) larger than this is read only up to
@@ -111,7 +112,7 @@ export interface PrivatePathsOptions {
 export function privatePaths(root: string, options: PrivatePathsOptions): PrivatePathCheck {
   const home = options.home ?? homeFolder();
   // Read once, unless it lies in the project; each repository's checker matches it from its own top.
-  let global: Promise<IgnoreRules | undefined> | undefined;
+  let global: Promise<ExcludesRead> | undefined;
   const yours = () => {
     global ??= globalExcludes(root, options.env ?? process.env, home);
     return global;
@@ -175,9 +176,11 @@ export async function enclosingRepositories(
 function ownPrivatePaths(
   root: string,
   options: PrivatePathsOptions,
-  global: () => Promise<IgnoreRules | undefined>,
+  global: () => Promise<ExcludesRead>,
 ): PrivatePathCheck {
   const { signal } = options;
+  // The `core.excludesFile` the repository's own config names (a worktree's main repository's).
+  let named: Promise<ExcludesRead> | undefined;
   const rules = new Map<string, Promise<FolderRules>>();
   // A repository's ignore files may hold hundreds of thousands of patterns: the same caps as the tree's.
   const budget = newPatternBudget();
@@ -283,13 +286,25 @@ function ownPrivatePaths(
       return { rel, why: notReadWhole(innerList.refused), cut: true };
     }
     // Yours too, and as sticky: a repository's `!name` does not take back what you ignore everywhere.
+    // The file your config names (`core.excludesFile`, else git's default), and the one the
+    // repository's config names, each asked on its own: either only hides more (review rev104a F1).
     const yours = await global();
-    if (
-      (await isIgnoredPaced(yours, asked, signal)) ||
-      (inner !== "" && (await isIgnoredPaced(yours, innerRel, signal)))
-    ) {
-      return { rel, why: "ignored by your global git excludes" };
+    named ??= excludePath().then((file) =>
+      repositoryExcludes(root, file, options.home ?? homeFolder(), yours.file),
+    );
+    const theirs = await named;
+    for (const list of [yours.rules, theirs.rules]) {
+      if (
+        (await isIgnoredPaced(list, asked, signal)) ||
+        (inner !== "" && (await isIgnoredPaced(list, innerRel, signal)))
+      ) {
+        return { rel, why: "ignored by your global git excludes" };
+      }
     }
+    // An excludes file named but not read whole (a FIFO, past the cap, a config git would refuse):
+    // nothing is proven kept, as below a `.gitignore` not read whole.
+    const unread = yours.cut ?? theirs.cut;
+    if (unread !== undefined) return { rel, why: notReadWhole(unread), cut: true };
     return undefined;
   };
 }
@@ -326,23 +341,100 @@ function nestedRepositories(root: string, home: string | undefined) {
   return { of, exclude };
 }
 
+/** An excludes file as read: its rules, the file (resolved), and why it was not read whole. */
+interface ExcludesRead {
+  rules: IgnoreRules | undefined;
+  file?: string;
+  cut?: string;
+}
+
 /**
- * Your global git excludes, git's default `core.excludesFile`
- * (`$XDG_CONFIG_HOME/git/ignore`, else `~/.config/git/ignore`; a relative
- * `XDG_CONFIG_HOME` is ignored), read as `.git/info/exclude` is (a capped
- * regular file), unless it lies in the project (`HOME` inside the checkout:
- * the project's file, not yours). A `core.excludesFile` your git config
- * names elsewhere is not read.
+ * Your global git excludes: the `core.excludesFile` your git config names
+ * ({@link yourExcludesFile}: system, global, `GIT_CONFIG_COUNT`; the last
+ * value, `~/` expanded, a relative one from the repository's top), else
+ * git's default (`$XDG_CONFIG_HOME/git/ignore`, else `~/.config/git/ignore`;
+ * a relative `XDG_CONFIG_HOME` is ignored). Git's default is read as
+ * `.git/info/exclude` is (a capped regular file), unless it lies in the
+ * project (`HOME` inside the checkout: the project's file, not yours). A
+ * file your config names is read whole or not at all: a FIFO, a device, one
+ * past the cap or a config git would refuse gives `cut`, and the door
+ * refuses below it (review rev104a F1); one in the project is read as an
+ * in-tree `.gitignore` is (no link followed, one name).
  */
 async function globalExcludes(
   root: string,
   env: Readonly<Record<string, string | undefined>>,
   home: string,
-): Promise<IgnoreRules | undefined> {
+): Promise<ExcludesRead> {
+  const owns = projectOwns([root]);
+  const named = await yourExcludesFile(env, home, owns);
+  if ("unsure" in named) return { rules: undefined, cut: named.unsure };
+  if (named.set) {
+    if (named.file === undefined) return { rules: undefined };
+    const file = resolve(root, named.file);
+    return {
+      ...(await namedExcludes(file, (await owns(file)) ? IN_TREE : { follow: true })),
+      file,
+    };
+  }
   const config = xdgFolder(env, "XDG_CONFIG_HOME") ?? join(home, ".config");
   const file = join(config, "git", "ignore");
-  if (await projectOwns([root])(file)) return undefined;
-  return rulesOfFile(file);
+  if (await owns(file)) return { rules: undefined };
+  return { rules: await rulesOfFile(file), file };
+}
+
+/**
+ * The `core.excludesFile` the config of the repository whose exclude file is
+ * `exclude` names (its common git folder's `config`: a worktree's main
+ * repository's), unless it is `yours` (read already). A config of yours (out
+ * of the project `root`) is followed as your global excludes are; the
+ * project's own config (a `.git` a tarball ships) names a file read only
+ * within the repository (its work tree, no link followed, or its git
+ * folder), and one elsewhere is not read, `cut`: its lines, any file of
+ * yours, would be told by what the tree and the door hide (rev98a F2). A
+ * config that cannot tell (an `[include]`, past its cap) is `cut` too.
+ */
+async function repositoryExcludes(
+  root: string,
+  exclude: string | GitRefusal | undefined,
+  home: string,
+  yours: string | undefined,
+): Promise<ExcludesRead> {
+  if (typeof exclude !== "string") return { rules: undefined };
+  const gitFolder = dirname(dirname(exclude));
+  const config = join(gitFolder, "config");
+  const value = coreExcludesFileSync(gitFolder);
+  if (value === null || value === "") return { rules: undefined };
+  if (value === "unsure") {
+    return { rules: undefined, cut: `${config} could not be read for core.excludesFile` };
+  }
+  const file = resolve(root, expandHome(value, home));
+  if (yours !== undefined && file === yours) return { rules: undefined };
+  const owns = projectOwns([root]);
+  if (!(await owns(config))) return { ...(await namedExcludes(file, { follow: true })), file };
+  if (isWithin(file, gitFolder)) return namedExcludes(file, { follow: true, gitDir: gitFolder });
+  if (await owns(file)) return namedExcludes(file, IN_TREE);
+  return {
+    rules: undefined,
+    cut: `${config} names ${file} as core.excludesFile, out of the repository, which is not read`,
+  };
+}
+
+/** A `core.excludesFile` named: its rules, or `cut` when it is there but not read whole. */
+async function namedExcludes(file: string, how: IgnoreFileHow): Promise<ExcludesRead> {
+  // Followed, a FIFO or device reads as none to {@link readIgnoreFile}: named, it is refused.
+  if (how.follow) {
+    const real = await realpath(file).catch(() => undefined);
+    const kind = real === undefined ? undefined : await lstatKindOrMissing(real);
+    if (kind === "other") {
+      return {
+        rules: undefined,
+        cut: `${file} could not be read (not a regular file: a FIFO, socket or device)`,
+      };
+    }
+  }
+  const found = await withFile(undefined, file, "", newPatternBudget(), undefined, how);
+  return found.cut === undefined ? { rules: found.rules } : { rules: found.rules, cut: found.cut };
 }
 
 /**
@@ -411,11 +503,29 @@ export async function yourIgnoreLists(
     cuts?: PatternCut[];
   } = {},
 ): Promise<IgnoreRules[]> {
+  const home = options.home ?? homeFolder();
+  const yours = await globalExcludes(project, options.env ?? process.env, home);
+  if (yours.cut !== undefined) options.cuts?.push(unreadCut(yours));
   const lists = await Promise.all([
     repo === undefined ? undefined : excludeRules(repo, options.cuts, undefined, options.home),
-    globalIgnoreRules(project, options),
+    yours.rules,
+    // The excludes file the repository's config names (review rev104a F1).
+    repo === undefined
+      ? undefined
+      : gitExcludeFile(repo, project, options.home)
+          .catch(() => undefined)
+          .then((file) => repositoryExcludes(project, file, home, yours.file))
+          .then((theirs) => {
+            if (theirs.cut !== undefined) options.cuts?.push(unreadCut(theirs));
+            return theirs.rules;
+          }),
   ]);
   return lists.filter((l): l is IgnoreRules => l !== undefined);
+}
+
+/** An excludes file not read whole, as a walk says a cut (`ignore-patterns-cut`). */
+function unreadCut(read: ExcludesRead): PatternCut {
+  return { path: read.file ?? "core.excludesFile", kept: 0, dropped: 0, unread: read.cut ?? "" };
 }
 
 /**
@@ -423,11 +533,21 @@ export async function yourIgnoreLists(
  * patterns from the top: a walk that meets many repositories of their own
  * compiles them once and asks each path below the top of the one holding it.
  */
-export function globalIgnoreRules(
+export async function globalIgnoreRules(
   project: string,
-  options: { env?: Readonly<Record<string, string | undefined>>; home?: string } = {},
+  options: {
+    env?: Readonly<Record<string, string | undefined>>;
+    home?: string;
+    cuts?: PatternCut[];
+  } = {},
 ): Promise<IgnoreRules | undefined> {
-  return globalExcludes(project, options.env ?? process.env, options.home ?? homeFolder());
+  const read = await globalExcludes(
+    project,
+    options.env ?? process.env,
+    options.home ?? homeFolder(),
+  );
+  if (read.cut !== undefined) options.cuts?.push(unreadCut(read));
+  return read.rules;
 }
 
 /** The patterns of the capped regular file `file` alone, from the top, with a budget of their own. */

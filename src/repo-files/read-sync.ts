@@ -52,6 +52,8 @@ export type SyncDoorOptions = { maxBytes?: number; home?: string | undefined } &
 export interface OwnFilesSync {
   walk: HeldWalkSync;
   home: string;
+  /** The agent dir whose files these are (`YoursAt.agentDir`). */
+  agentDir?: string | undefined;
   trusted: boolean;
 }
 
@@ -64,7 +66,11 @@ export function ownFilesOfSync(
   agentDir: string,
   o: { home: string; trusted: boolean },
 ): OwnFilesSync {
-  return { ...o, walk: heldLinksSync(ownRepositoriesSync(agentDir, o.home), { packages: true }) };
+  return {
+    ...o,
+    agentDir,
+    walk: heldLinksSync(ownRepositoriesSync(agentDir, o.home), { packages: true }),
+  };
 }
 
 /** Synchronous twin of {@link ownRepositories} (the same rule, on the same look-ups). */
@@ -166,7 +172,17 @@ export function readRepoTextSync(path: string, o: SyncDoorOptions): RepoText {
     const now = way && realOrUndefinedSync(path);
     const refusal =
       openedRefusal({ real, before, s, opened: () => openedPath(opened), now }, o.reach, way) ??
-      yourPrivateRefusal(real, s, { home: o.own?.home ?? o.home }, path, !o.reach);
+      yourPrivateRefusal(
+        real,
+        s,
+        {
+          home: o.own?.home ?? o.home,
+          agentDir: o.own?.agentDir,
+          mirrored: (named, homes) => mirroredRepositorySync(named, homes) !== undefined,
+        },
+        path,
+        !o.reach,
+      );
     if (refusal) return refused(path, refusal);
     const bytes = readHeadSync(fd, maxBytes + 1, s.size);
     if (bytes.length > maxBytes) {

@@ -21,6 +21,7 @@ import {
   decodeCapped,
 } from "./capped-read.js";
 import { CHANGED, openedRefusal, type Way, wayTo } from "./door-checks.js";
+import { mirroredRepositorySync } from "./held-links.js";
 import { type YoursAt, yourPrivateRefusal } from "./own-private.js";
 import { type OwnFiles, placeOwnFile } from "./own-reach.js";
 import { type Reach, type Refusal, reachRefusal, refusalDiagnostic } from "./reach.js";
@@ -81,6 +82,8 @@ interface DoorBase {
    * and the render's deadline for the look at them (`own`'s, when given).
    */
   home?: string | undefined;
+  /** With no `reach`: the agent dir whose file this is, when it is one ({@link YoursAt.agentDir}). */
+  agentDir?: string | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -208,8 +211,14 @@ async function openChecked<F extends { ok: false }>(
 }
 
 /** Whose private files a file of yours read with `o` is checked against: `own`'s home and deadline, else the options'. */
-export function yoursAt(o: Pick<DoorOptions, "own" | "home" | "signal">): YoursAt {
-  return { home: o.own?.home ?? o.home, signal: o.own?.signal ?? o.signal };
+export function yoursAt(o: Pick<DoorOptions, "own" | "home" | "agentDir" | "signal">): YoursAt {
+  return {
+    home: o.own?.home ?? o.home,
+    agentDir: o.own?.agentDir ?? o.agentDir,
+    confined: o.own?.confined,
+    mirrored: (named, homes) => mirroredRepositorySync(named, homes) !== undefined,
+    signal: o.own?.signal ?? o.signal,
+  };
 }
 
 export function errorCode(error: unknown): string {

@@ -29,6 +29,19 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
  * repository at all. `[include]` and `[includeIf]` are not followed.
  */
 export function safeDirectoryEntries(text: string): (string | null)[] | undefined {
+  return configValues(text, "safe", "directory");
+}
+
+/**
+ * The values of `<section>.<key>` (both lower case, no subsection) in one git
+ * config file's text, in order, read as {@link safeDirectoryEntries} reads
+ * `safe.directory`; undefined where git would refuse the text.
+ */
+export function configValues(
+  text: string,
+  wantSection: string,
+  wantKey: string,
+): (string | null)[] | undefined {
   const out: (string | null)[] = [];
   let section = "";
   let i = 0;
@@ -66,7 +79,7 @@ export function safeDirectoryEntries(text: string): (string | null)[] | undefine
       value = parsed.value;
       i = parsed.end;
     } else if (i < n && text[i] !== "\n" && text[i] !== "#" && text[i] !== ";") return undefined;
-    if (section === "safe" && key.toLowerCase() === "directory") out.push(value);
+    if (section === wantSection && key.toLowerCase() === wantKey) out.push(value);
   }
   return out;
 }
@@ -182,6 +195,52 @@ export async function namedSafeDirectory(
     else if (await namesFolder(entry, realDir, env.HOME)) safe = true;
   }
   return safe;
+}
+
+/**
+ * The `core.excludesFile` your protected config sets ({@link protectedConfigFiles},
+ * then `GIT_CONFIG_COUNT`'s), the last value as git takes it, `~/` expanded to
+ * `home`: `{ set: false }` when none sets it (git reads its default), `{ set: true,
+ * file: undefined }` for an empty value (git reads none), and `unsure` when a
+ * config file is there but cannot be read or parsed as git would (git itself
+ * stops there). A file `skip` says is not yours (it lies in the project: `HOME`
+ * inside the checkout) is not read. `[include]` is not followed.
+ */
+export async function yourExcludesFile(
+  env: Readonly<Record<string, string | undefined>>,
+  home: string,
+  skip: (file: string) => Promise<boolean>,
+): Promise<{ set: false } | { set: true; file: string | undefined } | { unsure: string }> {
+  const values: (string | null)[] = [];
+  for (const file of protectedConfigFiles({ ...env, HOME: home })) {
+    const read = await readTextFile(file, MAX_CONFIG_BYTES);
+    if (!read.ok) {
+      if (read.reason === "missing") continue;
+      return { unsure: `${file} could not be read for core.excludesFile` };
+    }
+    if (await skip(file)) continue;
+    const found = configValues(read.text, "core", "excludesfile");
+    if (found === undefined) return { unsure: `${file} is no git config git would read` };
+    pushAll(values, found);
+  }
+  const count = Number(env.GIT_CONFIG_COUNT ?? "0");
+  for (let k = 0; Number.isSafeInteger(count) && k < Math.min(count, 1000); k++) {
+    if (env[`GIT_CONFIG_KEY_${k}`]?.toLowerCase() === "core.excludesfile") {
+      values.push(env[`GIT_CONFIG_VALUE_${k}`] ?? "");
+    }
+  }
+  if (values.length === 0) return { set: false };
+  const last = values[values.length - 1];
+  // A key with no value is an error to git for a path: it stops there.
+  if (last === null || last === undefined)
+    return { unsure: "core.excludesFile is set with no value" };
+  if (last === "") return { set: true, file: undefined };
+  return { set: true, file: expandHome(last, home) };
+}
+
+/** A config path with `~/` expanded to `home`, as git expands it; anything else as written. */
+export function expandHome(value: string, home: string): string {
+  return value === "~" ? home : value.startsWith("~/") ? join(home, value.slice(2)) : value;
 }
 
 /** Whether one `safe.directory` path names the folder of real path `realDir`. */

@@ -649,6 +649,8 @@ export async function loadOne(
   // Your link to another repository's file (a kit's AGENTS.md): read, with its imports, through
   // the door rooted at that repository, with the render's trust, as an import of a kit file is.
   let kit: Checkout | undefined;
+  // The agent dir's own file: its pi configuration is private wherever the agent dir lies.
+  const agentDir = folder.origin === "user" && !folder.reach ? folder.dir : undefined;
   if (!folder.reach && held) {
     const place = await placeOwnFile(path, { walk: held, home, trusted, signal });
     if (place.kind === "refused")
@@ -658,7 +660,14 @@ export async function loadOne(
   const read = kit
     ? await readRepoCapped(kit.spelled, { reach: kit.reach, maxBytes })
     : // Placed above (placeOwnFile, with the walk its imports take too): yours, or the project's.
-      await readRepoCapped(path, { reach: folder.reach, own: undefined, maxBytes, home, signal });
+      await readRepoCapped(path, {
+        reach: folder.reach,
+        own: undefined,
+        maxBytes,
+        home,
+        agentDir,
+        signal,
+      });
   if (!read.ok) return { diagnostics: read.diagnostics };
   // `early`: the file as read, its imports as written, for a step given up on while they are expanded.
   if (early && read.text.includes("@")) {
@@ -687,6 +696,7 @@ export async function loadOne(
     { path, dir: dirname(real) },
     {
       home,
+      agentDir,
       maxBytes,
       maxTotalBytes,
       allowed: folder.allowed,

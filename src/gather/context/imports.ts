@@ -56,6 +56,8 @@ export interface ImportState {
 export interface ImportScope {
   /** The user's home, for `@~/…`. */
   home: string;
+  /** A user file's imports: the agent dir, whose pi configuration is private too (review rev104a F2). */
+  agentDir?: string | undefined;
   /** Cap of each imported file, in bytes. */
   maxBytes: number;
   /**
@@ -348,6 +350,7 @@ function readShared(real: string, scope: ImportScope, state: ImportState): Promi
       named: true,
       maxBytes: scope.maxBytes,
       home: scope.home,
+      agentDir: scope.agentDir,
       signal: scope.signal,
     });
   if (!state.reads) return read();

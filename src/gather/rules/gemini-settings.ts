@@ -1,5 +1,6 @@
 import { relative, sep } from "node:path";
 import { leavesFolder, toPosix } from "../../_paths.js";
+import { GEMINI_SETTINGS } from "../../agent-settings-files.js";
 import {
   humanBytes,
   type PrivateVerdict,
@@ -19,7 +20,7 @@ import { findRuleFiles } from "./discover.js";
  */
 
 /** Where Gemini CLI reads the workspace's settings, below cwd. */
-export const GEMINI_SETTINGS = ".gemini/settings.json";
+export { GEMINI_SETTINGS } from "../../agent-settings-files.js";
 
 /** Most names taken from the setting; a repository's file should not multiply the look-ups. */
 export const MAX_GEMINI_NAMES = 16;
