@@ -118,23 +118,32 @@ interface RulePlace {
 
 const configFolderNames = new Set(Object.values(CONFIG_FOLDERS).flat().map(fold));
 
-/** The rule files sysprompt reads in the folders of {@link CONFIG_FOLDERS}: the text in them. */
-const RULE_PLACES: readonly RulePlace[] = RULE_FORMATS.flatMap((f) => f.locations)
-  .filter((l) => configFolderNames.has(fold(l.rel.split("/")[0] ?? "")))
-  .map((l) => ({
-    names: fold(l.rel).split("/"),
-    file: l.kind === "file",
-    recursive: l.recursive === true,
-    match: l.match ?? (() => true),
-    select: l.select ?? (() => true),
-  }));
+/**
+ * The rule files sysprompt reads in the folders of {@link CONFIG_FOLDERS}: the text in them.
+ * Made at the first call, not as this module loads: src/_cache-location.ts reads this module,
+ * and a module that loads it on the way from the rule formats' module would find
+ * `RULE_FORMATS` not yet made (an import cycle: the module is half-made while it loads).
+ */
+let rulePlaces: readonly RulePlace[] | undefined;
+function rulePlacesOf(): readonly RulePlace[] {
+  rulePlaces ??= RULE_FORMATS.flatMap((f) => f.locations)
+    .filter((l) => configFolderNames.has(fold(l.rel.split("/")[0] ?? "")))
+    .map((l) => ({
+      names: fold(l.rel).split("/"),
+      file: l.kind === "file",
+      recursive: l.recursive === true,
+      match: l.match ?? (() => true),
+      select: l.select ?? (() => true),
+    }));
+  return rulePlaces;
+}
 
 /** The rule places of {@link CONFIG_FOLDERS}' `folder`, as a refusal names them (`.cursor/rules/`). */
 export function rulePlacesIn(folder: string): string[] {
   const top = fold(folder);
-  return RULE_PLACES.filter((p) => p.names[0] === top).map(
-    (p) => `${p.names.join("/")}${p.file ? "" : "/"}`,
-  );
+  return rulePlacesOf()
+    .filter((p) => p.names[0] === top)
+    .map((p) => `${p.names.join("/")}${p.file ? "" : "/"}`);
 }
 
 /**
@@ -505,7 +514,7 @@ function agentFileIn(
   const prompt = prompts.find((p) => runs.every((r) => r.at >= p.at && r.end <= p.end));
   if (prompt !== undefined) return { prompt: { agent: prompt.agent, folder: prompt.folder } };
   // A rule file sysprompt reads in another agent's folder, in no other folder of the lists.
-  const rules = RULE_PLACES.flatMap((place) =>
+  const rules = rulePlacesOf().flatMap((place) =>
     runsOf([...parts, ""], place.names.join("/"))
       .filter((r) => ruleFileAt(place, names.slice(r.end)))
       .map((r) => ({ at: r.at, end: r.end - (place.file ? 1 : 0) })),

@@ -110,6 +110,8 @@ interface YourPrivate {
   /** Each place under your home as written and as real, and the real folder of each that is a link. */
   places: { at: string; shown: string }[];
   identities?: Identities;
+  /** The agent dirs whose pi configuration is among {@link places} ({@link withAgentDir}). */
+  agentDirs?: Set<string>;
 }
 
 /** Whose private places a read of a file of yours is checked against, and the deadline of the render. */
@@ -183,14 +185,16 @@ function lookAt(home: string, agentDir: string | undefined): YourPrivate {
 
 function yourPrivate(at: YoursAt): YourPrivate {
   const home = at.home ?? homeFolder();
-  const key = at.agentDir === undefined ? home : `${home}\0${at.agentDir}`;
   if (underWay !== undefined) {
-    const kept = underWay.get(key);
-    if (kept) return kept;
-    const made = lookAt(home, at.agentDir);
-    underWay.set(key, made);
-    return made;
+    // One look a home in a render; the agent dir a read names adds its few places to it.
+    let kept = underWay.get(home);
+    if (kept === undefined) {
+      kept = lookAt(home, undefined);
+      underWay.set(home, kept);
+    }
+    return withAgentDir(kept, at.agentDir);
   }
+  const key = at.agentDir === undefined ? home : `${home}\0${at.agentDir}`;
   const signal = at.signal !== NO_DEADLINE ? at.signal : undefined;
   if (signal === undefined) {
     const now = performance.now();
@@ -214,18 +218,28 @@ function yourPrivateOf(home: string, agentDir: string | undefined): YourPrivate 
   // Absolute and normal, as a real path is: `placeOf` compares them as strings.
   const base = resolve(home);
   const realHome = realOrUndefined(base) ?? base;
-  const mine = [base, realHome];
   const places = placesOf(base, realHome, YOUR_PRIVATE_PLACES, (rel) => `~/${rel}`);
-  if (agentDir !== undefined) {
-    const dir = resolve(agentDir);
-    const realAgentDir = realOrUndefined(dir) ?? dir;
-    mine.push(dir, realAgentDir);
-    pushPlaces(
-      places,
-      placesOf(dir, realAgentDir, PI_AGENT_CONFIG_FILES, (rel) => `the agent dir's ${rel}`),
-    );
-  }
-  return { home, mine, places };
+  return withAgentDir({ home, mine: [base, realHome], places }, agentDir);
+}
+
+/**
+ * `mine` with the agent dir's pi configuration ({@link PI_AGENT_CONFIG_FILES}) among its places
+ * and the agent dir among its own folders, added once: a look made for a render's home serves
+ * every read of it, those naming the agent dir and those naming none (review fx104b).
+ */
+function withAgentDir(mine: YourPrivate, agentDir: string | undefined): YourPrivate {
+  if (agentDir === undefined) return mine;
+  const dir = resolve(agentDir);
+  if (mine.agentDirs?.has(dir)) return mine;
+  mine.agentDirs ??= new Set();
+  mine.agentDirs.add(dir);
+  const realAgentDir = realOrUndefined(dir) ?? dir;
+  mine.mine.push(dir, realAgentDir);
+  pushPlaces(
+    mine.places,
+    placesOf(dir, realAgentDir, PI_AGENT_CONFIG_FILES, (rel) => `the agent dir's ${rel}`),
+  );
+  return mine;
 }
 
 function pushPlaces(to: YourPrivate["places"], more: YourPrivate["places"]): void {
