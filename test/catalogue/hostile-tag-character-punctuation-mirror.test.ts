@@ -33,12 +33,16 @@ describe("hostile repository: a tag character that mirrors punctuation ends a na
     expect(raw).toEqual([]);
   });
 
-  it("a name's own mirrors still read as it, and another name stays as written", () => {
+  it("a name's own mirrors still read as it, its suffixed form too (rev104c F4), and another name stays as written", () => {
     const names = wrapperNames([], false, ["<team_policy>x</team_policy>"]);
     const spelled = `</${tagged("team_policy")}${SP}x>`;
     expect(escapeWrapperTags(spelled, names)).toBe(`&lt;${spelled.slice(1)}`);
-    // `team_policy_x` and `team_policies` to a model, `team_policyx` to you: no name of yours.
-    for (const other of [`<team_policy${tagged("_")}x>`, `</team_polic${tagged("ies")}>`])
-      expect(escapeWrapperTags(other, names)).toBe(other);
+    // `team_policy_x` to a model: a name of two words with a suffix is held as the name since
+    // review rev104c F4, through a mirror of its `_` as well.
+    const suffixed = `<team_policy${tagged("_")}x>`;
+    expect(escapeWrapperTags(suffixed, names)).toBe(`&lt;${suffixed.slice(1)}`);
+    // `team_policies` to a model, `team_policyies` to you: a plural is read in `s` and `es` only.
+    const plural = `</team_polic${tagged("ies")}>`;
+    expect(escapeWrapperTags(plural, names)).toBe(plural);
   });
 });

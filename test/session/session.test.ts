@@ -305,8 +305,14 @@ describe("createPromptSession: the workspace tree", () => {
     await session.render();
     const seen = reads(root);
     // The tree step reads its ignore files again, and the HEAD of the repository's git folder:
-    // whether git would use it (review rev47a F4). No other step reads.
-    const again = (r: string) => r.endsWith(".gitignore") || r.endsWith("/.git/HEAD");
+    // whether git would use it (review rev47a F4), and the git config files that may name your
+    // excludes file (core.excludesFile: review rev104a F1). No other step reads.
+    const again = (r: string) =>
+      r.endsWith(".gitignore") ||
+      r.endsWith("/.git/HEAD") ||
+      r.endsWith("gitconfig") ||
+      r.endsWith("/git/config") ||
+      r.endsWith("/.git/config");
     expect(seen.filter((r) => r.startsWith("read ") && !again(r))).toEqual([]);
     expect(seen).toContain("list <root>/project/src");
     session.close();
