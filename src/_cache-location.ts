@@ -2,12 +2,12 @@ import { lstatSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { userInfo } from "node:os";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { othersMayWrite } from "./_others-write.js";
-import { homeFolder, xdgFolder } from "./_paths.js";
+import { homeFolder, isWithin, xdgFolder } from "./_paths.js";
 import { realpathSyncLinear } from "./_realpath.js";
 import { makeFolderPath, realFolder, writeTempFileSync } from "./_safe-write.js";
 import { sharedOnTheWaySync } from "./_shared-way.js";
 import { globalInstructionPlaces, placeHolds, samePathKey } from "./hook/snippet.js";
-import { findProjectRootSync } from "./repo-files/project-root.js";
+import { findProjectRootSync, holdsRepositorySync } from "./repo-files/project-root.js";
 
 /**
  * Where one of sysprompt's cache files lives. `parents`: whether the folders
@@ -164,30 +164,44 @@ function checkPlace(root: string): void {
   }
 }
 
-/** The project root above sysprompt's cache folder `root`, or undefined (none, or your home folder kept in git). */
-function projectOf(root: string, home: string): string | undefined {
-  const start = dirname(root);
-  const project = findProjectRootSync(start);
-  if (project === start) return undefined; // no folder between it and the cache folder
-  if (project === home || project === realOr(home)) return undefined;
-  return project;
+/**
+ * The project root above `dir` (its nearest repository top, as the door finds one), or undefined
+ * (none, or your home folder kept in git). Not searched above your home folder (its path and real
+ * path) when `dir` lies in it: a repository above your home is not your `~/.cache`'s project
+ * (review rev105e F4).
+ */
+function projectAbove(dir: string, home: string): string | undefined {
+  const realHome = realOr(home);
+  const ceiling = [home, realHome].find((h) => isWithin(dir, h));
+  const project = findProjectRootSync(dir, ceiling);
+  if (project === home || project === realHome) return undefined;
+  // findProjectRootSync gives `dir` back when it finds none: a project only by a marker there.
+  return project === dir && !holdsRepositorySync(dir) ? undefined : project;
 }
 
-/** The first entry from the project root above `root` (excluded) down to `root`'s own folder that is no real folder. */
+/**
+ * The first entry from the project root above `root` (excluded) down to `root`'s own folder that
+ * is no real folder. Each folder on the way is lstat'ed from the top down, and a link is judged
+ * from the folder above it, before any marker is tested through it: the project's `.cache ->
+ * ../other` (a repository), `.cache -> .` or a link to a folder holding `.hg` made the search
+ * find the project at the link itself, and the cache was written through it (review rev105e F3).
+ * A link out of any project (your own `~/.cache -> /data/cache`) is followed.
+ */
 function linkInProject(
   root: string,
   home: string,
 ): { at: string; kind: string; project: string } | undefined {
-  const project = projectOf(root, home);
-  if (project === undefined) return undefined;
-  let at = project;
-  for (const part of relative(project, dirname(root)).split(sep)) {
+  const start = dirname(root);
+  const parts = start.split(sep).filter((p) => p !== "");
+  let at = start.startsWith(sep) ? sep : "";
+  for (const part of parts) {
     at = join(at, part);
     const s = lstatSync(at, { throwIfNoEntry: false });
     if (s === undefined) return undefined; // made below as a real folder
-    if (!s.isDirectory()) {
-      return { at, kind: s.isSymbolicLink() ? "a symbolic link" : "not a folder", project };
-    }
+    if (s.isDirectory()) continue;
+    const project = projectAbove(dirname(at), home);
+    if (project === undefined) continue;
+    return { at, kind: s.isSymbolicLink() ? "a symbolic link" : "not a folder", project };
   }
   return undefined;
 }

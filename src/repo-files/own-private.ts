@@ -434,6 +434,7 @@ export function yourPrivateRefusal(
     isAbsolute(named) &&
     mine.mine.some((top) => isWithin(named, top)) &&
     !mine.mine.some((top) => isWithin(real, top)) &&
+    !isWithin(real, NIX_STORE) &&
     !at.mirrored?.(named, mine.mine.slice(0, 2))
   ) {
     return linkOutOfYours(named, real);
@@ -457,6 +458,14 @@ export function yourPrivateRefusal(
     `it has ${s.nlink} names (hard links to one file) and your private files could not all be compared with it (${short}), so it may be one`,
   );
 }
+
+/**
+ * Nix's store, where home-manager puts the files it links into your home (`~/.pi/agent/SYSTEM.md
+ * -> /nix/store/…-home-manager-files/.pi/agent/SYSTEM.md`): world-readable and read-only by
+ * design, built from your own configuration, never a place for secrets (they go through sops-nix
+ * or agenix to /run), so a layer file of yours leading there is read as yours (lead, fx106a).
+ */
+const NIX_STORE = "/nix/store";
 
 function linkOutOfYours(named: string, real: string): Refusal {
   return {

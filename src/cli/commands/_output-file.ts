@@ -826,8 +826,9 @@ export async function refuseRenderInput(
 
 /**
  * The folders of the agent dir whose files the render reads for the prompt's text, beside the
- * files at its top: its layer's sections, partials, agent presets, rules and skills (not
- * `prompts/`, slash-command templates: no text of the prompt).
+ * files at its top: its layer's sections, partials, agent presets, rules and skills, and
+ * `prompts/`, your slash-command templates: not the prompt's text, but expanded as your own typed
+ * words, so a repository's text written there speaks as you (review rev105e F2).
  */
 const AGENT_DIR_READ_FOLDERS: readonly string[] = [
   "sections",
@@ -835,6 +836,7 @@ const AGENT_DIR_READ_FOLDERS: readonly string[] = [
   "agents",
   "rules",
   "skills",
+  "prompts",
 ];
 
 /**
