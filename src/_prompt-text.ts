@@ -1254,9 +1254,82 @@ function joinedKeys(names: ReadonlySet<string>): {
 function hasName(keys: NameKeys, name: string): boolean {
   const key = nameKey(name);
   if (key !== "" && (keys.has(key) || numbered(keys, key))) return true;
+  const bare = versionless(name);
+  if (bare !== undefined && severalWordsNamed(keys, bare)) return true;
   if (!SEPARATORS.test(name)) return false;
   if (keys.families.size > 0 && ofFamily(keys.families, name)) return true;
   return prefixedName(keys, name) || suffixedName(keys, name);
+}
+
+/**
+ * `name` less a version glued on its end, no separator before it (a `2`,
+ * `v2`, `V2`, `1.2`: `user_instructions2`, `system-reminder1`,
+ * `UserInstructionsV2`), when it ends in one and something is left;
+ * undefined when not. Read on the name as written, before it is keyed: a
+ * key reads a `1` as `l` (`systemreminderl`) and a `2` as no letter. One
+ * rule for a text's tags ({@link hasName}) and a section's tag
+ * (`nearReserved` in src/sections/reserved-tags.ts), held for a name of
+ * several words only ({@link versionedName}; review rev105f F1).
+ */
+export function versionless(name: string): string | undefined {
+  // Read from the end, no pattern (one anchored at the end is quadratic on a run of digits).
+  let at = digitsBefore(name, name.length);
+  if (at === name.length) return undefined;
+  // `1.2`, `1-2`, `1_2`: digits after a `.`, `-` or `_` after digits.
+  while (
+    at > 1 &&
+    VERSION_JOINERS.includes(name.charAt(at - 1)) &&
+    isDigitCode(name.charCodeAt(at - 2))
+  )
+    at = digitsBefore(name, at - 1);
+  if (at > 0 && (name.charAt(at - 1) === "v" || name.charAt(at - 1) === "V")) at--;
+  return at === 0 ? undefined : name.slice(0, at);
+}
+
+/** What joins a version's numbers ({@link versionless}): `1.2`, `1-2`, `1_2`. */
+const VERSION_JOINERS = "._-";
+
+/** Whether a code is an ASCII digit. */
+function isDigitCode(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+/** Where the run of ASCII digits that ends at `end` in `text` starts (`end` when none). */
+function digitsBefore(text: string, end: number): number {
+  let at = end;
+  while (at > 0 && isDigitCode(text.charCodeAt(at - 1))) at--;
+  return at;
+}
+
+/**
+ * Whether `bare` (a name less its version, {@link versionless}) is one of
+ * the names of several words ({@link joinedKeys}), singular or plural
+ * ({@link numbered}), or one with a prefix ({@link prefixedName}) read only
+ * against those: a name of one word keeps a version (`<h2>`, `<model2>`,
+ * `<x:rule2>`), as it keeps its number.
+ */
+function severalWordsNamed(keys: NameKeys, bare: string): boolean {
+  const key = nameKey(bare);
+  if (key !== "" && (keys.joined(key) || numbered(keys, key))) return true;
+  if (!SEPARATORS.test(bare)) return false;
+  const joinedOnly: NameKeys = {
+    has: (k) => keys.joined(k),
+    joined: (k) => keys.joined(k),
+    longest: keys.longest,
+    lengths: keys.lengths,
+    families: keys.families,
+  };
+  return prefixedName(joinedOnly, bare);
+}
+
+/**
+ * Whether a section's tag `name` is a name of several words of `names` with
+ * a version glued on ({@link versionless}: `user_instructions2`,
+ * `UserInstructionsV2`), as a text's tag of it is held ({@link hasName}).
+ */
+export function versionedName(name: string, names: ReadonlySet<string>): boolean {
+  const bare = versionless(name);
+  return bare !== undefined && severalWordsNamed(namesKeys(names), bare);
 }
 
 /**
