@@ -1380,22 +1380,30 @@ function familyKey(name: string): string | undefined {
 const FAMILY_KEYS: ReadonlySet<string> = new Set([...NAME_FAMILIES].map(nameKey));
 
 /**
- * Whether `name`, or its parts after a single `:` (an XML namespace prefix,
- * as {@link prefixedName} reads one: `<x:ide_selection>`), is of one of the
- * `families` ({@link familyKey}).
+ * Whether `name`, or its parts after any run of separators (a prefix: an
+ * XML namespace `<x:ide_selection>`, as {@link prefixedName} reads one, or
+ * a word `<claude_ide_diagnostics>`, `<x.ide_diagnostics>`: review rev105f
+ * F2, where only a `:` was read and those printed raw while
+ * `<ide_diagnostics_x>` was escaped), is of one of the `families`
+ * ({@link familyKey}). A `::` is a path of C++ or Rust (`crate::ide_x`): read
+ * on past it, as {@link prefixedName} does.
  */
 function ofFamily(families: ReadonlySet<string>, name: string): boolean {
-  for (let from = 0; ; ) {
-    const family = familyKey(from === 0 ? name : name.slice(from));
-    if (family !== undefined && families.has(family)) return true;
-    let colon = name.indexOf(":", from);
-    // A `::` is a path of C++ or Rust (`crate::ide_x`), no namespace prefix: read on past it.
-    while (colon !== -1 && (name.charAt(colon + 1) === ":" || name.charAt(colon - 1) === ":"))
-      colon = name.indexOf(":", colon + 1);
-    if (colon === -1) return false;
-    from = colon + 1;
+  for (let from = 0; from < name.length; ) {
+    if (!(from > 0 && name.startsWith("::", from - 2))) {
+      const family = familyKey(from === 0 ? name : name.slice(from));
+      if (family !== undefined && families.has(family)) return true;
+    }
+    const run = name.slice(from).search(SEPARATOR_AT);
+    if (run === -1) return false;
+    from += run;
+    while (from < name.length && SEPARATORS.test(name.charAt(from))) from++;
   }
+  return false;
 }
+
+/** A separator ({@link SEPARATORS}), searched for. */
+const SEPARATOR_AT = /[-_.:]/;
 
 /**
  * Whether a section's tag `name` is of a family of host names one of `names`
