@@ -26,6 +26,7 @@ const SLOW = [
   "test/catalogue/hostile-claude-code-user-turn-elements.test.ts",
   // fx105a (rev104c F4): two untrusted renders.
   "test/catalogue/hostile-near-reserved-text-tags.test.ts",
+  "test/catalogue/hostile-tag-version-glued.test.ts",
   // fx105d (rev104a F1): three untrusted renders with the tree, a worktree made by git (2.2 s idle).
   "test/catalogue/hostile-excludesfile-named-import.test.ts",
   // fx105d (rev104a F2): two untrusted renders of a kit agent dir (2.6 s idle, the first cold).

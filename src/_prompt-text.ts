@@ -1254,9 +1254,82 @@ function joinedKeys(names: ReadonlySet<string>): {
 function hasName(keys: NameKeys, name: string): boolean {
   const key = nameKey(name);
   if (key !== "" && (keys.has(key) || numbered(keys, key))) return true;
+  const bare = versionless(name);
+  if (bare !== undefined && severalWordsNamed(keys, bare)) return true;
   if (!SEPARATORS.test(name)) return false;
   if (keys.families.size > 0 && ofFamily(keys.families, name)) return true;
   return prefixedName(keys, name) || suffixedName(keys, name);
+}
+
+/**
+ * `name` less a version glued on its end, no separator before it (a `2`,
+ * `v2`, `V2`, `1.2`: `user_instructions2`, `system-reminder1`,
+ * `UserInstructionsV2`), when it ends in one and something is left;
+ * undefined when not. Read on the name as written, before it is keyed: a
+ * key reads a `1` as `l` (`systemreminderl`) and a `2` as no letter. One
+ * rule for a text's tags ({@link hasName}) and a section's tag
+ * (`nearReserved` in src/sections/reserved-tags.ts), held for a name of
+ * several words only ({@link versionedName}; review rev105f F1).
+ */
+export function versionless(name: string): string | undefined {
+  // Read from the end, no pattern (one anchored at the end is quadratic on a run of digits).
+  let at = digitsBefore(name, name.length);
+  if (at === name.length) return undefined;
+  // `1.2`, `1-2`, `1_2`: digits after a `.`, `-` or `_` after digits.
+  while (
+    at > 1 &&
+    VERSION_JOINERS.includes(name.charAt(at - 1)) &&
+    isDigitCode(name.charCodeAt(at - 2))
+  )
+    at = digitsBefore(name, at - 1);
+  if (at > 0 && (name.charAt(at - 1) === "v" || name.charAt(at - 1) === "V")) at--;
+  return at === 0 ? undefined : name.slice(0, at);
+}
+
+/** What joins a version's numbers ({@link versionless}): `1.2`, `1-2`, `1_2`. */
+const VERSION_JOINERS = "._-";
+
+/** Whether a code is an ASCII digit. */
+function isDigitCode(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+/** Where the run of ASCII digits that ends at `end` in `text` starts (`end` when none). */
+function digitsBefore(text: string, end: number): number {
+  let at = end;
+  while (at > 0 && isDigitCode(text.charCodeAt(at - 1))) at--;
+  return at;
+}
+
+/**
+ * Whether `bare` (a name less its version, {@link versionless}) is one of
+ * the names of several words ({@link joinedKeys}), singular or plural
+ * ({@link numbered}), or one with a prefix ({@link prefixedName}) read only
+ * against those: a name of one word keeps a version (`<h2>`, `<model2>`,
+ * `<x:rule2>`), as it keeps its number.
+ */
+function severalWordsNamed(keys: NameKeys, bare: string): boolean {
+  const key = nameKey(bare);
+  if (key !== "" && (keys.joined(key) || numbered(keys, key))) return true;
+  if (!SEPARATORS.test(bare)) return false;
+  const joinedOnly: NameKeys = {
+    has: (k) => keys.joined(k),
+    joined: (k) => keys.joined(k),
+    longest: keys.longest,
+    lengths: keys.lengths,
+    families: keys.families,
+  };
+  return prefixedName(joinedOnly, bare);
+}
+
+/**
+ * Whether a section's tag `name` is a name of several words of `names` with
+ * a version glued on ({@link versionless}: `user_instructions2`,
+ * `UserInstructionsV2`), as a text's tag of it is held ({@link hasName}).
+ */
+export function versionedName(name: string, names: ReadonlySet<string>): boolean {
+  const bare = versionless(name);
+  return bare !== undefined && severalWordsNamed(namesKeys(names), bare);
 }
 
 /**
@@ -1307,22 +1380,30 @@ function familyKey(name: string): string | undefined {
 const FAMILY_KEYS: ReadonlySet<string> = new Set([...NAME_FAMILIES].map(nameKey));
 
 /**
- * Whether `name`, or its parts after a single `:` (an XML namespace prefix,
- * as {@link prefixedName} reads one: `<x:ide_selection>`), is of one of the
- * `families` ({@link familyKey}).
+ * Whether `name`, or its parts after any run of separators (a prefix: an
+ * XML namespace `<x:ide_selection>`, as {@link prefixedName} reads one, or
+ * a word `<claude_ide_diagnostics>`, `<x.ide_diagnostics>`: review rev105f
+ * F2, where only a `:` was read and those printed raw while
+ * `<ide_diagnostics_x>` was escaped), is of one of the `families`
+ * ({@link familyKey}). A `::` is a path of C++ or Rust (`crate::ide_x`): read
+ * on past it, as {@link prefixedName} does.
  */
 function ofFamily(families: ReadonlySet<string>, name: string): boolean {
-  for (let from = 0; ; ) {
-    const family = familyKey(from === 0 ? name : name.slice(from));
-    if (family !== undefined && families.has(family)) return true;
-    let colon = name.indexOf(":", from);
-    // A `::` is a path of C++ or Rust (`crate::ide_x`), no namespace prefix: read on past it.
-    while (colon !== -1 && (name.charAt(colon + 1) === ":" || name.charAt(colon - 1) === ":"))
-      colon = name.indexOf(":", colon + 1);
-    if (colon === -1) return false;
-    from = colon + 1;
+  for (let from = 0; from < name.length; ) {
+    if (!(from > 0 && name.startsWith("::", from - 2))) {
+      const family = familyKey(from === 0 ? name : name.slice(from));
+      if (family !== undefined && families.has(family)) return true;
+    }
+    const run = name.slice(from).search(SEPARATOR_AT);
+    if (run === -1) return false;
+    from += run;
+    while (from < name.length && SEPARATORS.test(name.charAt(from))) from++;
   }
+  return false;
 }
+
+/** A separator ({@link SEPARATORS}), searched for. */
+const SEPARATOR_AT = /[-_.:]/;
 
 /**
  * Whether a section's tag `name` is of a family of host names one of `names`

@@ -13,6 +13,7 @@ import {
   type PageTagTold,
   SEPARATOR_RUNS,
   SkeletonReader,
+  versionedName,
   withElementNames,
   withoutOwnerMark,
 } from "../_prompt-text.js";
@@ -80,6 +81,8 @@ function nearReserved(tag: string, reserved: ReadonlySet<string>, budget?: TagBu
   if (tag.length > MAX_TAG_LENGTH) return "long";
   // A name of a host's family (`ide_…`: review rev104c F1), as a text's tag of it is held.
   if (ofNameFamily(tag, reserved)) return "near";
+  // A name of several words with a version glued on (`user_instructions2`: review rev105f F1).
+  if (versionedName(tag, reserved)) return "near";
   const keys = heldKeys(reserved);
   // The whole tag and its pieces, keyed once each: some two units a character.
   if (spent(budget, 2 * tag.length)) return "unread";
