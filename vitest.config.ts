@@ -18,6 +18,8 @@ const SLOW = [
   "test/catalogue/hostile-output-home-project-rule-files.test.ts",
   // rev103b F3: two dozen CLI renders, the first loads the CLI (8 s under load).
   "test/catalogue/hostile-output-own-imports.test.ts",
+  // rev105e F1: a dozen CLI renders with -o, the first loads the CLI (1.2 s idle).
+  "test/catalogue/hostile-output-named-import.test.ts",
   // fx104c (rev101e F4): a render with the tree, an explain and a list, the first loads the CLI.
   "test/catalogue/hostile-name-literal-backslash-u.test.ts",
   // fx105b (rev104c F3): two CLI renders, the first loads the CLI (8 s at a load of 17).

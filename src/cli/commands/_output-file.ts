@@ -25,6 +25,8 @@ import {
 import { UnsafePathError, writeProblem } from "../../_safe-write.js";
 import { escapeInline, hasVisible } from "../../_text.js";
 import type { WatchTarget } from "../../author/watch/watch.js";
+import { findImportTokens } from "../../gather/context/import-tokens.js";
+import { MAX_IMPORT_DEPTH, resolveImport } from "../../gather/context/imports.js";
 import { NESTED_CONTEXT_NAMES } from "../../gather/context-names.js";
 import {
   AGENT_FOLDERS,
@@ -50,11 +52,14 @@ import { DEFAULT_PROJECT_DIR, resolveAgentDir, resolveCommonPaths } from "../../
 import type { SystemPromptOptions } from "../../options.js";
 import type { PreparedPrompt } from "../../render-system-prompt.js";
 import {
+  DEFAULT_MAX_CONTEXT_BYTES,
   findProjectRoot,
   holdsProjectRoot,
   NO_DEADLINE,
+  ownFilesOf,
   projectReach,
   type Reach,
+  readRepoCapped,
   stopOf,
 } from "../../repo-files/index.js";
 import type { SectionTemplate } from "../../sections/types.js";
@@ -800,7 +805,16 @@ export async function refuseRenderInput(
   // unless it is yours by where the render reads it from.
   if ((await writeProblem(write)) !== undefined) return;
   const project = options.cwd === undefined ? undefined : await findProjectRoot(options.cwd);
-  const yours = await yourInputOf(options, prepared, write);
+  const untrusted = prepared.opts?.trusted === false || options.projectTrusted === false;
+  const inProject = project !== undefined && isWithin(write, project);
+  const named = await importsNamedByYours(options, prepared);
+  const unknown = untrusted && !inProject ? (unfinishedStep(prepared) ?? named.unknown) : undefined;
+  if (unknown !== undefined) {
+    throw new RefusedError(
+      `${flag}: ${escapeInline(shown)}: ${unknown}, so what is yours is not known: an untrusted project's prompt is not written out of the project then; raise --deadline, or write it in the project`,
+    );
+  }
+  const yours = await yourInputOf(options, prepared, write, named.files);
 
   if (yours === undefined && project !== undefined && isWithin(write, project)) return;
   // Loaded only for a named output: a render to standard output never asks. A file of yours is
@@ -812,7 +826,6 @@ export async function refuseRenderInput(
     if (!reads(targets, write) && !(await readThroughLinks(targets, write, project))) return;
   }
   const why = `${escapeInline(shown)}: this render reads that file (${yours ?? "a file of your agent dir, a context file, an import, a file a layer loads"}): the prompt written there, the repository's text in it, would be read as that file's by every later render`;
-  const untrusted = prepared.opts?.trusted === false || options.projectTrusted === false;
   if (yours !== undefined && untrusted) {
     throw new RefusedError(
       `${flag}: ${why}; not written, and --force does not write an untrusted project's prompt over a file of yours: write it elsewhere`,
@@ -851,6 +864,7 @@ async function yourInputOf(
   options: SystemPromptOptions,
   prepared: PreparedPrompt,
   write: string,
+  importsNamed: readonly { path: string; what: string }[],
 ): Promise<string | undefined> {
   const agentDir = prepared.opts?.agentDir ?? resolveCommonPaths(options).agentDir;
   const named = [
@@ -879,12 +893,97 @@ async function yourInputOf(
       return `a file --system-prompt or --append-system-prompt names, ${escapeInline(p)}`;
     }
   }
-  for (const { path, what } of yourFilesRead(prepared)) {
+  for (const { path, what } of [...yourFilesRead(prepared), ...importsNamed]) {
     const at = resolve(path);
     const keys = [at, await realpath(at).catch(() => at)].map(samePathKey);
     if (targets.some((t) => keys.includes(t))) return `${what}, ${escapeInline(path)}`;
   }
   return undefined;
+}
+
+/** The steps that read what is yours: one of them late or failed, what is yours is not known. */
+const YOUR_STEPS: readonly string[] = ["user", "context"];
+
+/** The first of {@link YOUR_STEPS} that did not finish in the render `prepared`, said; or undefined. */
+function unfinishedStep(prepared: PreparedPrompt): string | undefined {
+  const step = prepared.steps.find(
+    (s) => YOUR_STEPS.includes(s.name) && (s.status === "timeout" || s.status === "failed"),
+  );
+  if (step === undefined) return undefined;
+  const how = step.status === "timeout" ? "missed the deadline" : "failed";
+  return `this render's step "${step.name}", which reads your files, ${how}`;
+}
+
+/** At most this many files are read for {@link importsNamedByYours}, each up to its cap. */
+const NAMED_IMPORT_FILES = 32;
+
+/**
+ * Every path named by an import line (`@path`, as {@link findImportTokens} reads it, the import
+ * reader's own) of your instructions files: your context files as the render traced them and
+ * what they import, and each agent's global instructions file that it expands by itself
+ * ({@link globalInstructionPlaces}: `~/.claude/CLAUDE.md`, `~/.gemini/GEMINI.md`, the agent
+ * dir's `AGENTS.md`...), followed {@link MAX_IMPORT_DEPTH} levels; each resolved as the agents
+ * resolve it ({@link resolveImport}: from the file's folder, `~/` from home), by the file's path
+ * and its real path, a missing file included: written, the next render (or Claude Code, Gemini
+ * CLI) reads it as yours. Read through the door (`readRepoCapped` with `own`, placed as the render places your files) at {@link DEFAULT_MAX_CONTEXT_BYTES},
+ * {@link NAMED_IMPORT_FILES} files at most: a file cut, or more files than that, and `unknown`
+ * says so (decided, review rev105e F1).
+ */
+async function importsNamedByYours(
+  options: SystemPromptOptions,
+  prepared: PreparedPrompt,
+): Promise<{ files: { path: string; what: string }[]; unknown?: string }> {
+  const { home, agentDir } = resolveCommonPaths(options);
+  const dir = prepared.opts?.agentDir ?? agentDir;
+  const starts = [
+    ...prepared.context.files
+      .filter((f) => f.origin === "user")
+      .flatMap((f) => [f.path, ...f.imports]),
+    ...globalInstructionPlaces([home], [dir])
+      .filter((p) => p.folder !== true)
+      .map((p) => p.path),
+  ];
+  // Your files as the render reads them: one in a checkout through that checkout's door.
+  const trusted = prepared.opts?.trusted !== false && options.projectTrusted !== false;
+  const own = await ownFilesOf(dir, { home, trusted });
+  const files: { path: string; what: string }[] = [];
+  const seen = new Set<string>();
+  let queue = starts.map((path) => ({ path: resolve(path), depth: 0 }));
+  let read = 0;
+  while (queue.length > 0) {
+    const next: typeof queue = [];
+    for (const { path, depth } of queue) {
+      const key = samePathKey(path);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const text = await readRepoCapped(path, { own, maxBytes: DEFAULT_MAX_CONTEXT_BYTES });
+      if (!text.ok) continue;
+      if (++read > NAMED_IMPORT_FILES) {
+        return { files, unknown: `more than ${NAMED_IMPORT_FILES} instructions files of yours` };
+      }
+      if (text.omitted > 0) {
+        return {
+          files,
+          unknown: `${escapeInline(path)}, a file of yours, is over ${DEFAULT_MAX_CONTEXT_BYTES} bytes`,
+        };
+      }
+      const tokens = findImportTokens(text.text);
+      if (tokens.length === 0) continue;
+      const real = await realpath(path).catch(() => path);
+      for (const token of tokens) {
+        for (const from of new Set([dirname(path), dirname(real)])) {
+          const named = resolveImport(token.path, from, home);
+          files.push({
+            path: named,
+            what: `a file an instructions file of yours imports (${escapeInline(path)})`,
+          });
+          if (depth + 1 < MAX_IMPORT_DEPTH) next.push({ path: named, depth: depth + 1 });
+        }
+      }
+    }
+    queue = next;
+  }
+  return { files };
 }
 
 /**
