@@ -9,7 +9,7 @@ import { basename, dirname, join, posix, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { pathKey } from "../_paths.js";
 import { SETTINGS_FILES } from "../agent-settings-files.js";
-import { quotePath } from "../agents/index.js";
+import { quotePath } from "../agents/export.js";
 import { RULE_FORMATS } from "../gather/rules/index.js";
 import { TOOL_SHAPES, type ToolAgent } from "./input.js";
 
