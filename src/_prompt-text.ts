@@ -2889,8 +2889,56 @@ function namedAt(text: string, start: number, names: ReadonlySet<string>, keys: 
     (end > i && hasName(keys, joinedName(text.slice(start, end), false, true))) ||
     (wide > start && hasName(keys, joinedName(text.slice(start, i), true))) ||
     (wide === start && strokeLetterBefore(text.slice(start, i), keys)) ||
-    (VERTICAL_BARS.has(text.charCodeAt(start - 1)) && barLedName(text, start, i, end, keys))
+    (VERTICAL_BARS.has(text.charCodeAt(start - 1)) && barLedName(text, start, i, end, keys)) ||
+    gluedNamed(text, start, i, names, keys)
   );
+}
+
+/**
+ * Whether the name read from `start`, stopped at `end` by a character that
+ * glues it on ({@link gluesName}: `+` of `<my+system-reminder>`, `~`, `=`,
+ * `'`), is one of `names` with a prefix: read on to where an HTML parser
+ * ends a tag's name (white space, `/`, `>`; an opener starts its own), each
+ * such character read as a `-`, so the prefix rule is the one of
+ * `<my-system-reminder>` ({@link prefixedName}: several words only after
+ * the prefix, `<my+rules>` and `<T+1>` are other names). An HTML parser reads
+ * `<my+system-reminder>` as one tag of that name, and a model as the name
+ * after a prefix; before, the reader stopped at the `+` and read `my`
+ * (review rev105f F2, second half). Read once, over at most
+ * {@link MAX_TAG_NAME} units.
+ */
+function gluedNamed(
+  text: string,
+  start: number,
+  end: number,
+  names: ReadonlySet<string>,
+  keys: NameKeys,
+): boolean {
+  if (end === start || end >= text.length || !gluesName(text.codePointAt(end) ?? 0)) return false;
+  let written = "";
+  for (let at = start; at < text.length && at - start < MAX_TAG_NAME; ) {
+    const point = text.codePointAt(at) ?? 0;
+    if (isSpaceCode(point) || isOpenerCode(point) || point === 0x2f || point === 0x3c) break;
+    if (point === 0x3e) break;
+    const width = widthAt(text, at);
+    written += gluesName(point) ? "-" : text.slice(at, at + width);
+    at += width;
+  }
+  // Every glue read as `-`, the name is read to its end: no glue is left to read on from.
+  return namedAt(written, 0, names, keys);
+}
+
+/**
+ * A character that ends the name reader's name but not an HTML parser's tag
+ * name ({@link gluedNamed}): any that is seen (no white space, no invisible
+ * one) and is no ASCII name character, letter or digit of another script,
+ * opener, `/`, `<` or `>`: `+`, `~`, `=`, `!`, `'`, `"`, `|`, `→`.
+ */
+function gluesName(point: number): boolean {
+  if (point === 0x2f || point === 0x3c || point === 0x3e) return false;
+  if (point <= 0x7f && isNameCode(point)) return false;
+  if (isSpaceCode(point) || isInvisible(point) || isOpenerCode(point)) return false;
+  return endsName(point);
 }
 
 /**
