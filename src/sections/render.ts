@@ -968,6 +968,7 @@ export function renderSections(
         ],
         labels,
         pageTagSaid(template.source.path),
+        labelOpenSaid(template),
       );
       // Judged as it is printed: a block it leaves open is closed at its end first.
       const closed = closedProject(held, template);
@@ -1266,6 +1267,27 @@ export function renderSections(
     marks++;
     const body = text.endsWith("\n") ? text.slice(0, -1) : text;
     return markPrinted(body, true) + text.slice(body.length);
+  }
+
+  /**
+   * Told once a section when a trusted project's section left a tag, an
+   * attribute's value or a comment open right before a label of yours it
+   * keeps (`<span title="` then `<user_instructions path="…">`), written as
+   * text there ({@link heldProjectText}): a `project-section-open` warning
+   * (review rev105f F3: the label was the span's attributes to an HTML view).
+   */
+  function labelOpenSaid(template: SectionTemplate): () => void {
+    let said = false;
+    return () => {
+      if (said) return;
+      said = true;
+      diagnostics.push({
+        level: "warning",
+        code: "project-section-open",
+        message: `the project's section "${template.name}" leaves a tag, an attribute's value or a comment open right before the label it prints around your text (<user_instructions path="…">, <rule … owner="user">), where an HTML reader of the prompt takes the label into it: that markup's "<" is written "&lt;", so the label is read as yours`,
+        ...(template.source.path ? { path: template.source.path } : {}),
+      });
+    };
   }
 
   /**

@@ -18,7 +18,7 @@ import {
   withoutOwnerMark,
 } from "../_prompt-text.js";
 import type { Diagnostic } from "../types.js";
-import { wrapperHides } from "./html-reading.js";
+import { unendedMarkupAt, wrapperHides } from "./html-reading.js";
 import type { SectionTemplate } from "./types.js";
 
 /** The element the builtin `project_context` section wraps your own AGENTS.md in. */
@@ -427,6 +427,8 @@ const JOIN_LOOKAHEAD = MAX_TAG_NAME;
  * longer is taken. Linear in the text for each text of yours. `onPageTag` is
  * told the line and tag of the first start tag acting on the whole page it
  * wrote `&lt;` (`DOCUMENT_TAGS` is among the reserved names: rev80c F4-F8).
+ * `onLabelOpen` is told when a piece left markup open before a label of
+ * yours it keeps, written as text ({@link closedBeforeLabel}).
  */
 export function heldProjectText(
   text: string,
@@ -434,15 +436,23 @@ export function heldProjectText(
   yours: readonly (string | YourLine)[],
   labels: YourLabels = new Map(),
   onPageTag?: PageTagTold,
+  onLabelOpen?: () => void,
 ): string {
-  if (onPageTag === undefined) return heldPieces(text, held, yours, labels);
+  if (onPageTag === undefined) return heldPieces(text, held, yours, labels, undefined, onLabelOpen);
   // Its pieces are read apart (and some twice): the first such tag written `&lt;` in the project's
   // own words is told, by where it is in the whole text; never one in your text it printed as
   // written (your `<style>` through its `{{> base}}`: review rev82f F5).
   let first: { at: number; tag: string } | undefined;
-  const out = heldPieces(text, held, yours, labels, (at, tag) => {
-    if (first === undefined || at < first.at) first = { at, tag };
-  });
+  const out = heldPieces(
+    text,
+    held,
+    yours,
+    labels,
+    (at, tag) => {
+      if (first === undefined || at < first.at) first = { at, tag };
+    },
+    onLabelOpen,
+  );
   const told = first as { at: number; tag: string } | undefined;
   if (told !== undefined) onPageTag(text.slice(0, told.at).split("\n").length, told.tag, told.at);
   return out;
@@ -462,6 +472,7 @@ function heldPieces(
   yours: readonly (string | YourLine)[],
   labels: YourLabels,
   onPageTag?: PieceTagTold,
+  onLabelOpen?: () => void,
 ): string {
   const { names, ownerMark } = held;
   const around = held.aroundYours ?? new Set<string>();
@@ -592,7 +603,16 @@ function heldPieces(
   function relabelled(held: string, tag: string, builtins: readonly string[]): string | undefined {
     const written = tag.trimEnd();
     const blanks = tag.slice(written.length);
-    if (builtins.includes(written)) return asWritten(held, tag, "end");
+    if (builtins.includes(written)) {
+      const kept = asWritten(held, tag, "end");
+      if (!kept.endsWith(tag)) return kept;
+      // The piece before the label judged alone, its end a text's end (review rev105f F3).
+      const before = kept.slice(0, kept.length - tag.length);
+      const closed = closedBeforeLabel(before);
+      if (closed === undefined) return undefined;
+      if (closed !== before) onLabelOpen?.();
+      return closed + tag;
+    }
     const tagHeld = hold(tag);
     if (!held.endsWith(tagHeld) || !tagHeld.endsWith(blanks)) return undefined;
     const words = tagHeld.slice(0, tagHeld.length - blanks.length).replace(/^</, "&lt;");
@@ -607,6 +627,30 @@ function heldPieces(
       return held.startsWith(partHeld) ? part + held.slice(partHeld.length) : held;
     return held.endsWith(partHeld) ? held.slice(0, held.length - partHeld.length) + part : held;
   }
+}
+
+/** Most unended tags {@link closedBeforeLabel} writes as text; past it, the piece is held. */
+const MAX_OPEN_BEFORE_LABEL = 16;
+
+/**
+ * A project's piece just before a label of yours it keeps as written
+ * (`<user_instructions path="…">`), with the markup it leaves open at its end
+ * (a tag, an attribute's value, a comment: `<span title="`, `<!--`) written
+ * as text, its `<` as `&lt;`, each one in turn, as a project's text ending so
+ * is ({@link unendedMarkupAt}); undefined when more than
+ * {@link MAX_OPEN_BEFORE_LABEL} are: then the piece is held with the label.
+ * Judged with the label, `<span title="` and the label were read as a
+ * `<span>` whose attributes were the label: an HTML view read your text as
+ * no label's, the raw text as yours (review rev105f F3).
+ */
+function closedBeforeLabel(piece: string): string | undefined {
+  let out = piece;
+  let at = unendedMarkupAt(out);
+  for (let i = 0; i < MAX_OPEN_BEFORE_LABEL && at !== -1; i++) {
+    out = `${out.slice(0, at)}&lt;${out.slice(at + 1)}`;
+    at = unendedMarkupAt(out, at);
+  }
+  return at === -1 ? out : undefined;
 }
 
 /**
