@@ -1,5 +1,5 @@
-// `sysprompt hook AGENT` in a bundle of its own (dist/src/cli/hook.cjs, made by
-// scripts/bundle-cli.mjs): the loader runs it for exactly that command line, so the
+// `sysprompt hook AGENT [--untrusted]` in a bundle of its own (dist/src/cli/hook.cjs, made by
+// scripts/bundle-cli.mjs): the loader runs it for exactly those command lines, so the
 // hook, which an agent starts on every tool call, loads no command parser and none
 // of the other commands. Every other command line goes through bin.ts.
 import { isAbsolute } from "node:path";
@@ -30,7 +30,10 @@ const io = terminalSafe({
   env: process.env,
 });
 
-hookCommand(process.argv[3] ?? "", io)
+// `hook AGENT --untrusted`, the one flag the loader sends here (sysprompt.cts's chosenBundle).
+const flags = process.argv[4] === "--untrusted" ? { untrusted: true } : {};
+
+hookCommand(process.argv[3] ?? "", io, flags)
   .catch((error: unknown) => {
     // An agent name the hook does not know: usage, as `run` would say it.
     if (error instanceof UsageError) {

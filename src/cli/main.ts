@@ -238,6 +238,10 @@ export function createProgram(
           "run from another agent's after-tool hook: add the nested instructions and glob rules the call's paths bring in, once per session",
         )
         .argument("<agent>", "the agent whose hook runs it: claude-code, codex or gemini-cli")
+        .option(
+          "--untrusted",
+          "treat the project as untrusted, as render --untrusted does: no .pi layer (rules, presets, sysprompt.yaml), and its files' imports held to the project's non-private files",
+        )
         .addHelpText(
           "after",
           example(
@@ -245,9 +249,9 @@ export function createProgram(
             "prints the settings that run `sysprompt hook claude-code`",
           ),
         )
-        .action(async (agent: string) => {
+        .action(async (agent: string, flags: { untrusted?: boolean }) => {
           const { hookCommand } = await import("./commands/hook.js");
-          code = await hookCommand(agent, io);
+          code = await hookCommand(agent, io, flags);
         });
     },
     expand: () => {

@@ -14,7 +14,7 @@ import vm = require("node:vm");
 const BUNDLE = path.join(__dirname, "bundle.cjs");
 const CACHE = `${BUNDLE}.cache`;
 /**
- * `sysprompt hook AGENT`, which an agent runs on every tool call, has a bundle
+ * `sysprompt hook AGENT [--untrusted]`, which an agent runs on every tool call, has a bundle
  * of its own (hook.cjs, from hook-bin.ts) with a code cache of its own: it loads
  * no command parser and none of the other commands. Any other command line,
  * `hook --help` included, runs the CLI bundle.
@@ -28,9 +28,9 @@ const HOOK_BUNDLE = path.join(__dirname, "hook.cjs");
 const HOOK_FULL_BUNDLE = path.join(__dirname, "hook-full.cjs");
 
 function chosenBundle(argv: readonly string[]): string {
-  return argv.length === 4 && argv[2] === "hook" && /^[a-z][a-z-]*$/.test(argv[3] ?? "")
-    ? HOOK_BUNDLE
-    : BUNDLE;
+  // `hook AGENT` and `hook AGENT --untrusted` (what `export --untrusted --hooks` prints: rev107a F1).
+  const flags = argv.length === 4 || (argv.length === 5 && argv[4] === "--untrusted");
+  return flags && argv[2] === "hook" && /^[a-z][a-z-]*$/.test(argv[3] ?? "") ? HOOK_BUNDLE : BUNDLE;
 }
 
 type ModuleFunction = (
@@ -117,4 +117,4 @@ if (require.main === module) {
   runBundle(compileBundle(true, bundle), bundle);
 }
 
-export = { compileBundle, runBundle, CACHE, HOOK_BUNDLE, HOOK_FULL_BUNDLE };
+export = { compileBundle, runBundle, chosenBundle, CACHE, HOOK_BUNDLE, HOOK_FULL_BUNDLE };

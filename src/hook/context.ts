@@ -31,6 +31,12 @@ export interface HookWhere {
   home: string;
   /** The clock, for the snapshot's age. Default: `Date.now`. */
   now?: () => number;
+  /**
+   * The hook command line's trust in the project (`sysprompt hook AGENT --untrusted`: false), as
+   * a render's is its own flag's: untrusted, no project layer, config or `.pi` rules, and the
+   * door's private-path rules on its files' imports (review rev107a F1). Default: trusted.
+   */
+  trusted?: boolean;
 }
 
 /**
@@ -67,6 +73,8 @@ export async function hookLoading(
     configFiles: true,
     env: where.env,
     home: where.home,
+    // The command line's trust, never a default the project could change (rev107a F1).
+    ...(where.trusted === false ? { projectTrusted: false } : {}),
   };
   const config = await applyConfigFiles(given);
   const opts = await normalizeOptions(config.options);

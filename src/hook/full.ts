@@ -85,6 +85,7 @@ async function slowContextOnce(
   c: SlowCall,
 ): Promise<{ text?: string; note?: string }> {
   const home = c.where.home;
+  const trusted = c.where.trusted !== false;
   if (c.snapshot !== undefined) {
     const view = await lookAt(paths, call.cwd, c.snapshot, home);
     const probed = new Set(c.session.keys);
@@ -96,7 +97,7 @@ async function slowContextOnce(
         if (c.late() || !sameSnapshot(fresh.snapshot, snapshot)) return;
         // A folder whose file was refused (the agent loads it, git ignores it) is not empty: looked at each time.
         const found = new Set([...fresh.keys, ...probed]);
-        const memo = memoOf(view, snapshot, found, keptSnapshot(fresh, call.cwd, c.now));
+        const memo = memoOf(view, snapshot, found, keptSnapshot(fresh, call.cwd, c.now, trusted));
         writeSession(
           c.location,
           agent,
@@ -191,7 +192,7 @@ async function slowContextOnce(
           ? snapshot
           : {
               ...snapshot,
-              memo: memoOf(view, snapshot, keys, keptSnapshot(fresh, call.cwd, c.now)),
+              memo: memoOf(view, snapshot, keys, keptSnapshot(fresh, call.cwd, c.now, trusted)),
             };
       writeSession(c.location, agent, { keys, snapshot: kept }, !fresh.found);
       return true;
@@ -342,9 +343,14 @@ function holdsFolderRules(folder: string): boolean {
   return FOLDER_RULE_ENTRIES.some((name) => stampOf(join(folder, name)) !== "-");
 }
 
-/** The snapshot the session keeps now, when it is a usable one. */
-function keptSnapshot(fresh: SessionState, cwd: string, now: number): HookSnapshot | undefined {
-  return usableSnapshot(fresh.snapshot, cwd, now);
+/** The snapshot the session keeps now, when it is a usable one (of the call's trust). */
+function keptSnapshot(
+  fresh: SessionState,
+  cwd: string,
+  now: number,
+  trusted: boolean,
+): HookSnapshot | undefined {
+  return usableSnapshot(fresh.snapshot, cwd, now, trusted);
 }
 
 /** Whether the session's kept snapshot is still `snapshot` (another call may have taken a newer one). */

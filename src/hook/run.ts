@@ -107,7 +107,7 @@ export async function callContext(
     const session = readSession(location);
     const now = (where.now ?? Date.now)();
     // Within a session most calls bring nothing new: said from the memo and a few stats.
-    const snapshot = usableSnapshot(session.snapshot, call.cwd, now);
+    const snapshot = usableSnapshot(session.snapshot, call.cwd, now, where.trusted !== false);
     const contextFiles = snapshot?.options.contextFiles !== false;
     if (snapshot?.memo && nothingNew(paths, snapshot.memo, session.keys, contextFiles))
       return noted(said);

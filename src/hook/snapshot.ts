@@ -51,12 +51,22 @@ export interface HookMemo {
  */
 export const SNAPSHOT_MS = 120_000;
 
-/** `value` as a snapshot for a call in `cwd` at `now`, or undefined: missing, stale, another cwd, or not one. */
-export function usableSnapshot(value: unknown, cwd: string, now: number): HookSnapshot | undefined {
+/**
+ * `value` as a snapshot for a call in `cwd` at `now` with the hook command line's `trusted`, or
+ * undefined: missing, stale, another cwd, taken with the other trust (a session whose hooks run
+ * both `hook AGENT` and `hook AGENT --untrusted`: review rev107a F1), or not one.
+ */
+export function usableSnapshot(
+  value: unknown,
+  cwd: string,
+  now: number,
+  trusted = true,
+): HookSnapshot | undefined {
   if (!isRecord(value) || value.cwd !== cwd || typeof value.at !== "number") return undefined;
   if (!(now >= value.at && now - value.at < SNAPSHOT_MS)) return undefined;
   const o = value.options;
   if (!isRecord(o) || !Array.isArray(o.rules) || !o.rules.every(isSnapshotRule)) return undefined;
+  if ((o.projectTrusted !== false) !== trusted) return undefined;
   const typed: [string, string][] = [
     ["maxBytes", "number"],
     ["deadlineMs", "number"],

@@ -31,6 +31,8 @@ export interface HookSnippet {
   trust: string;
   /** The file the snippet has the agent run as code: the sysprompt script, or opencode's plugin file. */
   runs: string;
+  /** Which hook it is, in words: the project trusted, or untrusted (`--untrusted`). */
+  mode: string;
 }
 
 /** The agents `export --hooks` has a snippet for. */
@@ -542,7 +544,10 @@ function matcher(agent: ToolAgent, anchored: boolean): string {
 }
 
 /**
- * The snippet for `agent`. `self` is the path of the running `sysprompt`
+ * The snippet for `agent`; `trusted` false (`export --untrusted --hooks`): its hook treats
+ * every project it runs in as untrusted (`hook AGENT --untrusted`, opencode's
+ * `plugin-untrusted.js`), as a hook in your own settings runs in every project (review
+ * rev107a F1). `self` is the path of the running `sysprompt`
  * command: the hook's command runs it with `node`, the absolute path of a
  * node binary (never found through PATH: the agent runs the hook in the
  * project's folder, where a relative PATH entry would give the project's own
@@ -556,8 +561,11 @@ export function hookSnippet(
   self: string,
   node: string,
   installed = self,
+  trusted = true,
 ): HookSnippet {
-  const command = `${quotePath(node, "shell")} ${quotePath(self, "shell")} hook ${agent}`;
+  const flag = trusted ? "" : " --untrusted";
+  const command = `${quotePath(node, "shell")} ${quotePath(self, "shell")} hook ${agent}${flag}`;
+  const mode = hookMode(agent, trusted);
   const [file = "", beside = ""] = SETTINGS_FILES[agent];
   const group = (event: string, match: string, hook: Record<string, unknown>) =>
     `${JSON.stringify({ hooks: { [event]: [{ matcher: match, hooks: [hook] }] } }, null, 2)}\n`;
@@ -573,6 +581,7 @@ export function hookSnippet(
         trust:
           "Claude Code runs the hooks of a project's .claude/settings.json only once you have accepted the folder in its trust dialog (asked at the first start there).",
         runs: self,
+        mode,
       };
     case "codex":
       return {
@@ -590,6 +599,7 @@ export function hookSnippet(
         trust:
           'Codex runs a hook only after you review and trust it in /hooks (a changed hook is asked again), and a project\'s .codex/ hooks only in a trusted project (accept the folder when Codex asks, or set trust_level = "trusted" for it under [projects] in ~/.codex/config.toml).',
         runs: self,
+        mode,
       };
     case "gemini-cli":
       return {
@@ -603,16 +613,27 @@ export function hookSnippet(
         trust:
           "With folder trust on, Gemini CLI loads a project's .gemini/settings.json (and so its hooks) only in a folder you trusted (it asks once per folder; GEMINI_CLI_TRUST_WORKSPACE=true trusts it when headless).",
         runs: self,
+        mode,
       };
     case "opencode": {
-      const plugin = join(dirname(installed), "..", "integrations", "opencode", "plugin.js");
+      const name = trusted ? "plugin.js" : "plugin-untrusted.js";
+      const plugin = join(dirname(installed), "..", "integrations", "opencode", name);
       return {
         where: `a new file ~/${beside} (every project) or ${file} (this project)`,
         text: `export { SyspromptPlugin } from ${JSON.stringify(pathToFileURL(plugin).href)};\n`,
         trust:
           "opencode loads every plugin file in those folders at start, with no trust step of its own: a project's .opencode/plugins/ runs as soon as opencode starts there.",
         runs: plugin,
+        mode,
       };
     }
   }
+}
+
+/** What {@link hookSnippet}'s `mode` says: which trust the printed hook runs with. */
+function hookMode(agent: ToolAgent, trusted: boolean): string {
+  const what = agent === "opencode" ? "this plugin" : "this hook";
+  return trusted
+    ? `${what} treats the project it runs in as trusted (its .pi rules, presets and sysprompt.yaml are read, as a render without --untrusted); a hook in your own settings runs in every project: print it with --untrusted for one that treats each project as untrusted`
+    : `${what} treats every project it runs in as untrusted (${agent === "opencode" ? "plugin-untrusted.js" : "hook --untrusted"}: no .pi rules, presets or sysprompt.yaml of the project, and its files' imports held to its non-private files, as render --untrusted)`;
 }

@@ -121,6 +121,24 @@ describe("the CLI bundle", () => {
     expect(loader.compileBundle(true, loader.HOOK_BUNDLE).cachedDataRejected).toBe(false);
   });
 
+  it("runs `hook AGENT` and `hook AGENT --untrusted` from the hook's bundle, nothing else", () => {
+    const loader = createRequire(import.meta.url)(LOADER) as {
+      chosenBundle(argv: readonly string[]): string;
+      HOOK_BUNDLE: string;
+    };
+    const chosen = (...args: string[]) => loader.chosenBundle(["node", LOADER, ...args]);
+    expect(chosen("hook", "codex")).toBe(loader.HOOK_BUNDLE);
+    expect(chosen("hook", "codex", "--untrusted")).toBe(loader.HOOK_BUNDLE);
+    for (const args of [
+      ["hook", "--untrusted", "codex"],
+      ["hook", "codex", "--trusted"],
+      ["hook", "codex", "--untrusted", "x"],
+      ["render", "--untrusted"],
+    ]) {
+      expect(chosen(...args)).not.toBe(loader.HOOK_BUNDLE);
+    }
+  });
+
   it("answers `sysprompt hook AGENT` from its own bundle as the unbundled CLI does", () => {
     const { dir, home } = project();
     mkdirSync(join(dir, ".git"));
@@ -139,7 +157,17 @@ describe("the CLI bundle", () => {
     expect(bundled.stdout).toContain("Pkg rules.");
     // Once per session, whichever entry answers.
     expect(runWith(LOADER, ["hook", "codex"], dir, home, call("b")).stdout).toBe("");
-    for (const args of [["hook", "nope"], ["hook"], ["hook", "codex", "extra"]]) {
+    // `hook AGENT --untrusted` (what `export --untrusted --hooks` prints) from the hook's bundle too.
+    const untrusted = ["hook", "codex", "--untrusted"];
+    const fast = runWith(LOADER, untrusted, dir, home, call("c"));
+    expect(fast).toEqual(runWith(UNBUNDLED, untrusted, dir, home, call("d")));
+    expect(fast.stdout).toContain("Pkg rules.");
+    for (const args of [
+      ["hook", "nope"],
+      ["hook"],
+      ["hook", "codex", "extra"],
+      ["hook", "codex", "--untrusted", "extra"],
+    ]) {
       expect({ args, ...runWith(LOADER, args, dir, home, "{}") }).toEqual({
         args,
         ...runWith(UNBUNDLED, args, dir, home, "{}"),

@@ -492,8 +492,10 @@ async function inNpxCache(self: string): Promise<boolean> {
 /**
  * `sysprompt export --agent NAME --hooks`: prints on stdout the snippet for
  * the agent's settings that runs `sysprompt hook NAME` after its tool calls
- * (opencode: the plugin file), with this sysprompt's path in it; on stderr,
- * where it goes and what the agent asks before it runs a project's hook.
+ * (opencode: the plugin file), with this sysprompt's path in it; with
+ * `--untrusted`, `hook NAME --untrusted` (opencode: its untrusted plugin file).
+ * On stderr, where it goes, which trust it runs with and what the agent asks
+ * before it runs a project's hook.
  * Nothing is rendered or written.
  */
 async function hooksCommand(flags: ExportFlags, io: CliIo): Promise<number> {
@@ -518,7 +520,10 @@ async function hooksCommand(flags: ExportFlags, io: CliIo): Promise<number> {
       `export --hooks: the node running this sysprompt is the project's own (${escapeInline(process.execPath)}), and there is no other node on an absolute PATH entry outside the project for the hook to name; run it with a node of yours`,
     );
   }
-  const snippet = hookSnippet(agent, self, node, await realpath(self).catch(() => self));
+  // `--untrusted`: a hook that treats every project as untrusted, as the render was (rev107a F1).
+  const trusted = flags.untrusted !== true;
+  const installed = await realpath(self).catch(() => self);
+  const snippet = hookSnippet(agent, self, node, installed, trusted);
   // The file the agent will run, by the PATH search's rule as the node is (review rev77d F1: a
   // sysprompt in a 0777 folder, or another user's, was named, and that user's code ran as you).
   const shared = await replaceableBinary(snippet.runs);
@@ -528,7 +533,7 @@ async function hooksCommand(flags: ExportFlags, io: CliIo): Promise<number> {
     );
   }
   io.stderr(
-    `sysprompt: for ${agent}, add this to ${snippet.where}:\nsysprompt: ${snippet.trust}\n`,
+    `sysprompt: for ${agent}, add this to ${snippet.where}:\nsysprompt: ${snippet.mode}\nsysprompt: ${snippet.trust}\n`,
   );
   if (await insideProject(self, io)) {
     io.stderr(

@@ -9,14 +9,28 @@ import { type CliIo, EXIT_OK, UsageError } from "../io.js";
 /** Most bytes of hook input read (a Write's content and a Read's output come with it). */
 export const MAX_HOOK_INPUT_BYTES = 32 * 1024 * 1024;
 
+/** The hook command line's flags. */
+export interface HookFlags {
+  /**
+   * `--untrusted`: the project is untrusted, as for `render --untrusted` (no project layer,
+   * config or `.pi` rules; the door's private-path rules on its files). The hook's trust is its
+   * command line's, never the project's word (review rev107a F1).
+   */
+  untrusted?: boolean;
+}
+
 /**
- * `sysprompt hook AGENT`: reads the agent's after-tool hook input on stdin
+ * `sysprompt hook AGENT [--untrusted]`: reads the agent's after-tool hook input on stdin
  * and prints its reply, with the instructions the call's paths bring in
  * (see `runHook`). Exit 0 whatever the input, the project or the file
  * system did, with at most one line on stderr; only an unknown AGENT is
  * usage (exit 2), which the hook's own settings line decides, not the call.
  */
-export async function hookCommand(agent: string, io: CliIo): Promise<number> {
+export async function hookCommand(
+  agent: string,
+  io: CliIo,
+  flags: HookFlags = {},
+): Promise<number> {
   if (!isHookAgent(agent)) {
     throw new UsageError(
       `hook: no hook for ${JSON.stringify(agent.slice(0, 60))}; the agents are ${Object.keys(HOOK_EVENTS).join(", ")} (opencode takes the plugin: sysprompt export --agent opencode --hooks)`,
@@ -45,7 +59,11 @@ export async function hookCommand(agent: string, io: CliIo): Promise<number> {
     return runHook(
       agent,
       text,
-      { env: io.env, home: io.home ?? homeFolder() },
+      {
+        env: io.env,
+        home: io.home ?? homeFolder(),
+        ...(flags.untrusted === true ? { trusted: false } : {}),
+      },
       () => past,
       progress,
     );
