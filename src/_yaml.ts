@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import type * as Yaml from "yaml";
 import { maxOf } from "./_arrays.js";
+import { describe } from "./_text.js";
 
 /**
  * What a YAML text from a repository may hold: frontmatter, `sysprompt.yaml`,
@@ -255,4 +256,22 @@ export function parseYaml(
     };
   }
   return { ok: true, yaml, doc, lines };
+}
+
+/**
+ * A mapping's key as a message names it, never walked into: a scalar's
+ * value as {@link describe} writes it in YAML's words (`"2fa"`, `1`, and
+ * "nothing" for a null key, `~:`), a list or a mapping by its kind ("a list",
+ * "a mapping"), an alias by its anchor (`an alias (*a)`). Before, every key
+ * that was no scalar was "nothing" (review rev107b F2).
+ */
+export function shownKey(yaml: typeof Yaml, key: unknown): string {
+  if (yaml.isScalar(key)) return describe(key.value, "yaml");
+  if (yaml.isMap(key)) return "a mapping";
+  if (yaml.isSeq(key)) return "a list";
+  if (yaml.isAlias(key)) {
+    const anchor = key.source.length > 60 ? `${key.source.slice(0, 60)}…` : key.source;
+    return `an alias (*${anchor})`;
+  }
+  return describe(key, "yaml");
 }

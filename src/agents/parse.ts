@@ -1,7 +1,7 @@
 import type * as Yaml from "yaml";
 import { didYouMean } from "../_suggest.js";
 import { holdsHidden } from "../_text.js";
-import { parseYaml, YAML_TEXT_CAPS } from "../_yaml.js";
+import { parseYaml, shownKey, YAML_TEXT_CAPS } from "../_yaml.js";
 import { MAX_KEY_PROBLEMS } from "../config/index.js";
 import type { Diagnostic } from "../types.js";
 import type { ExportSpec, PathQuote, ToolSet } from "./types.js";
@@ -115,8 +115,17 @@ export function parsePreset(
   }
   const fields: PresetFields = {};
   for (const pair of root.items) {
-    const key = yaml.isScalar(pair.key) ? String(pair.key.value) : "";
     const node = pair.value;
+    if (!yaml.isScalar(pair.key)) {
+      problem(
+        () =>
+          `a key must be a plain word, got ${shownKey(yaml, pair.key)}; the keys are ${TOP_KEYS.join(", ")}`,
+        pair.key,
+        "warning",
+      );
+      continue;
+    }
+    const key = String(pair.key.value);
     if (!TOP_KEYS.includes(key)) {
       problem(() => unknownKey(key, TOP_KEYS), pair.key, "warning");
       continue;

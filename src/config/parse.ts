@@ -1,7 +1,7 @@
 import type * as Yaml from "yaml";
 import { didYouMean } from "../_suggest.js";
 import { describe } from "../_text.js";
-import { parseYaml, YAML_TEXT_CAPS } from "../_yaml.js";
+import { parseYaml, shownKey, YAML_TEXT_CAPS } from "../_yaml.js";
 import type { Diagnostic } from "../types.js";
 import { CONFIG_KEY_NAMES, CONFIG_KEYS, OPTION_NAME_KEYS, varNameProblem } from "./keys.js";
 import type { ConfigFile, ConfigLayer, ConfigValues } from "./types.js";
@@ -77,7 +77,12 @@ export function parseConfig(source: string, path: string, layer: ConfigLayer): C
     const line = lineAt(pair.key);
     const key = yaml.isScalar(pair.key) ? pair.key.value : undefined;
     if (typeof key !== "string" || !Object.hasOwn(CONFIG_KEYS, key)) {
-      report("warning", "config-unknown-key", unknownKeyMessage(key), line);
+      report(
+        "warning",
+        "config-unknown-key",
+        unknownKeyMessage(key, shownKey(yaml, pair.key)),
+        line,
+      );
       continue;
     }
     if (key === "vars") {
@@ -172,7 +177,7 @@ function readVars(
       report(
         "error",
         "config-bad-value",
-        `vars: ${shown(name)} ${nameProblem}; it is ignored`,
+        `vars: ${shownKey(yaml, pair.key)} ${nameProblem}; it is ignored`,
         line,
       );
       continue;
@@ -198,9 +203,10 @@ function readVars(
   return vars;
 }
 
-function unknownKeyMessage(key: unknown): string {
+/** Why a top-level key is not read: `named` is the key as a message names it ({@link shownKey}). */
+function unknownKeyMessage(key: unknown, named: string): string {
   if (typeof key !== "string") {
-    return `a key must be a plain word, got ${shown(key)}; the keys are: ${CONFIG_KEY_NAMES.join(", ")}`;
+    return `a key must be a plain word, got ${named}; the keys are: ${CONFIG_KEY_NAMES.join(", ")}`;
   }
   const known = OPTION_NAME_KEYS[key];
   const hint =

@@ -5,8 +5,8 @@ import { realWorkingFolder } from "../gather/roots.js";
 import {
   GEMINI_SETTINGS,
   MAX_GEMINI_SETTINGS_BYTES,
+  parseGeminiSettings,
   readGeminiSettings,
-  stripJsonComments,
 } from "../gather/rules/gemini-settings.js";
 import { NO_DEADLINE, projectReach } from "../repo-files/index.js";
 import type { HookWhere } from "./context.js";
@@ -87,7 +87,8 @@ const DISTILLING = [
  * `${VAR:-default}` in every string with its own environment, which the
  * hook's is not: Gemini CLI redacts some variables and runs the hook through
  * a shell), and a file that exists but cannot be read or parsed (a FIFO or
- * a device is never opened; past 1 MiB it is left unread; through the door,
+ * a device is never opened; past 1 MiB, or nested or numerous past
+ * `GEMINI_SETTINGS_LIMITS`, it is left unread; through the door,
  * a link out of the project). Context management is taken as on whenever a
  * file sets one of its settings to anything JavaScript reads as true (the
  * string `"false"` among them: Gemini CLI keeps a value that fails its
@@ -96,7 +97,7 @@ const DISTILLING = [
 export async function geminiCut(cwd: string, where: HookWhere): Promise<GeminiCut> {
   const own = geminiOwnSettings(where).map(async (path): Promise<Read> => {
     const read = await readTextFile(path, MAX_GEMINI_SETTINGS_BYTES);
-    if (read.ok) return parsed(read.text);
+    if (read.ok) return parsed(path, read.text);
     // Gemini CLI reads a file that exists (existsSync: a link to nothing does not), whatever it is.
     return read.reason === "missing" || !existsSync(path)
       ? {}
@@ -159,13 +160,10 @@ interface Read {
   unjudged?: string;
 }
 
-/** JSON with comments, or why not. */
-function parsed(text: string): Read {
-  try {
-    return { value: JSON.parse(stripJsonComments(text)) };
-  } catch (error) {
-    return { unjudged: `a settings file is not JSON (${(error as Error).message})` };
-  }
+/** JSON with comments, or why not (the settings files' one parse and shape check). */
+function parsed(path: string, text: string): Read {
+  const parse = parseGeminiSettings(text);
+  return "value" in parse ? parse : { unjudged: `${path} is ${parse.problem}` };
 }
 
 /**

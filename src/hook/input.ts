@@ -10,6 +10,7 @@
  * - Gemini CLI `AfterTool`: docs/hooks/reference.md in github.com/google-gemini/gemini-cli
  */
 
+import { type JsonShapeLimits, jsonShapePast } from "../_json-shape.js";
 import { PATH_MAX } from "../_paths.js";
 
 /** The agents `sysprompt hook` answers, each with the event it is run from. */
@@ -69,39 +70,24 @@ export const MAX_JSON_VALUES = 2_000_000;
  */
 export const MAX_JSON_KEYS = 100_000;
 
+/** The hook input's limits, checked before its parse ({@link jsonShapeProblem}). */
+export const HOOK_JSON_LIMITS: JsonShapeLimits = {
+  depth: MAX_JSON_DEPTH,
+  containers: MAX_JSON_CONTAINERS,
+  values: MAX_JSON_VALUES,
+  keys: MAX_JSON_KEYS,
+};
+
 /**
- * Why JSON text is not parsed, or undefined: it nests arrays and objects
- * deeper than `maxDepth`, or holds more than {@link MAX_JSON_CONTAINERS}
+ * Why the hook's input is not parsed, or undefined: it nests arrays and
+ * objects deeper than `maxDepth`, or holds more than {@link MAX_JSON_CONTAINERS}
  * of them, {@link MAX_JSON_VALUES} values or {@link MAX_JSON_KEYS} object
- * keys. One pass that skips strings.
+ * keys ({@link jsonShapePast}, the one check Gemini CLI's settings files get too).
  * JSON.parse of megabytes of `[[[…` takes seconds (9 s at load here for 4 MB).
  */
 export function jsonShapeProblem(text: string, maxDepth: number): string | undefined {
-  let depth = 0;
-  let containers = 0;
-  let values = 0;
-  let keys = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // a backslash: the next character is escaped
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > maxDepth) return `the hook input nests deeper than ${maxDepth} levels`;
-      if (++containers > MAX_JSON_CONTAINERS) {
-        return `the hook input holds more than ${MAX_JSON_CONTAINERS} arrays and objects`;
-      }
-    } else if (c === 0x5d || c === 0x7d) depth--;
-    else if (c === 0x2c && ++values > MAX_JSON_VALUES) {
-      return `the hook input holds more than ${MAX_JSON_VALUES} values`;
-    } else if (c === 0x3a && ++keys > MAX_JSON_KEYS) {
-      return `the hook input holds more than ${MAX_JSON_KEYS} object keys`;
-    }
-  }
-  return undefined;
+  const past = jsonShapePast(text, { ...HOOK_JSON_LIMITS, depth: maxDepth });
+  return past === undefined ? undefined : `the hook input ${past.problem}`;
 }
 
 /**

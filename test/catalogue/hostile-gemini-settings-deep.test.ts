@@ -7,7 +7,9 @@ import { type CatalogueCase, diag, runCase } from "./_harness.js";
 // with JSON.stringify, which recurses: 30,000 nested lists (60 KB, under the
 // file's 64 KiB cap) overflowed the stack, and the rules step (every rule
 // file of the project) and the tree step failed, as did the hook's on-touch.
-// Now such an entry is named by its kind.
+// Now such an entry is named by its kind; and since review rev107b F1 a
+// settings file nested deeper than 64 levels is not parsed at all (said as a
+// file that is not JSON is, with its line).
 
 const DEPTH = 30_000;
 
@@ -28,7 +30,7 @@ const cases: CatalogueCase[] = [
       diag(
         "warning",
         "gemini-settings",
-        "context.fileName (a list) is not one file name; left out",
+        "not read as JSON (it nests deeper than 64 levels, at line 1); context.fileName not read, GEMINI.md used",
         join(root, "project/app/.gemini/settings.json"),
       ),
     ],

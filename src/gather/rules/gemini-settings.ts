@@ -1,4 +1,5 @@
 import { relative, sep } from "node:path";
+import { type JsonShapeLimits, jsonShapePast, lineAt } from "../../_json-shape.js";
 import { leavesFolder, toPosix } from "../../_paths.js";
 import { GEMINI_SETTINGS } from "../../agent-settings-files.js";
 import {
@@ -32,6 +33,55 @@ export const MAX_GEMINI_NAMES = 16;
  * stays bounded. A longer file is left unread, and said to be cut.
  */
 export const MAX_GEMINI_SETTINGS_BYTES = 1024 * 1024;
+
+/**
+ * The shape a settings file is parsed within, checked before its parse
+ * ({@link parseGeminiSettings}). A real one nests a few levels and holds
+ * some dozens of arrays and objects (900 MCP servers, 124 KB, hold 1,802),
+ * while 1 MiB of `[[[…]]]` took the hook 0.45 s of CPU and 77 MB on every
+ * Gemini CLI tool call (review rev107b F1). Within these, 1 MiB costs its
+ * parse some 25 ms at most (16,384 new key names in 4,096 objects).
+ */
+export const GEMINI_SETTINGS_LIMITS: JsonShapeLimits = {
+  depth: 64,
+  containers: 4096,
+  values: 131_072,
+  keys: 16_384,
+};
+
+/** A settings file's text parsed, or why not (a phrase: "not JSON (…)"). */
+export type SettingsParse = { value: unknown } | { problem: string };
+
+/** The last text {@link parseGeminiSettings} parsed: the render's, the hook's passes and its cut share one parse. */
+let lastParse: { text: string; parse: SettingsParse } | undefined;
+
+/**
+ * Gemini CLI's settings text (JSON with comments) parsed, or why not: past
+ * {@link GEMINI_SETTINGS_LIMITS} it is not parsed ("not read as JSON (it
+ * nests deeper than 64 levels, at line 3)"), and text that is not JSON is
+ * "not JSON (…)". The one parse of every settings file, the project's and
+ * yours; the same text is parsed once a process (the value is shared: read
+ * it, never change it).
+ */
+export function parseGeminiSettings(text: string): SettingsParse {
+  if (lastParse?.text === text) return lastParse.parse;
+  const stripped = stripJsonComments(text);
+  const past = jsonShapePast(stripped, GEMINI_SETTINGS_LIMITS);
+  let parse: SettingsParse;
+  if (past !== undefined) {
+    parse = {
+      problem: `not read as JSON (it ${past.problem}, at line ${lineAt(stripped, past.at)})`,
+    };
+  } else {
+    try {
+      parse = { value: JSON.parse(stripped) };
+    } catch (error) {
+      parse = { problem: `not JSON (${(error as Error).message})` };
+    }
+  }
+  lastParse = { text, parse };
+  return parse;
+}
 
 /** Longest name kept (a file name on every common file system). */
 const MAX_NAME_LENGTH = 255;
@@ -149,22 +199,20 @@ export async function readGeminiSettings(
   const maxBytes = MAX_GEMINI_SETTINGS_BYTES;
   const text = await readRepoCapped(found.path, { reach, maxBytes });
   if (!text.ok) return { diagnostics: text.diagnostics.map((d) => ({ ...d, path })) };
-  try {
-    return { value: JSON.parse(stripJsonComments(text.text)), path, cut: text.omitted > 0 };
-  } catch (error) {
-    if (text.omitted > 0) {
-      // The cut fell at a character boundary at most 3 bytes short of the cap: the size is shown rounded.
-      const cap = humanBytes(maxBytes);
-      return {
-        diagnostics: [
-          warn(
-            `is ${humanBytes(maxBytes + text.omitted)}, over the ${cap} cap: only its first ${cap} read (${text.omitted} bytes left out), which is not JSON on its own; ${unread}`,
-          ),
-        ],
-      };
-    }
-    return { diagnostics: [warn(`not JSON (${(error as Error).message}); ${unread}`)] };
+  const parse = parseGeminiSettings(text.text);
+  if ("value" in parse) return { value: parse.value, path, cut: text.omitted > 0 };
+  if (text.omitted > 0) {
+    // The cut fell at a character boundary at most 3 bytes short of the cap: the size is shown rounded.
+    const cap = humanBytes(maxBytes);
+    return {
+      diagnostics: [
+        warn(
+          `is ${humanBytes(maxBytes + text.omitted)}, over the ${cap} cap: only its first ${cap} read (${text.omitted} bytes left out), which is not JSON on its own; ${unread}`,
+        ),
+      ],
+    };
   }
+  return { diagnostics: [warn(`${parse.problem}; ${unread}`)] };
 }
 
 /**
@@ -191,8 +239,11 @@ function isPlainName(name: unknown): name is string {
   );
 }
 
-/** `text` with `//` and `/* … *\/` comments outside strings blanked: one pass, linear. */
-export function stripJsonComments(text: string): string {
+/**
+ * `text` with `//` and `/* … *\/` comments outside strings blanked (a block
+ * comment's line breaks kept): one pass, linear.
+ */
+function stripJsonComments(text: string): string {
   let out = "";
   let i = 0;
   let from = 0;
@@ -209,10 +260,19 @@ export function stripJsonComments(text: string): string {
     } else if (c === "/" && text[i + 1] === "*") {
       out += text.slice(from, i);
       const end = text.indexOf("*/", i + 2);
-      i = end === -1 ? text.length : end + 2;
+      const to = end === -1 ? text.length : end + 2;
+      // The comment's line breaks are kept: a line said is the file's.
+      out += ` ${"\n".repeat(lineBreaks(text, i, to))}`;
+      i = to;
       from = i;
-      out += " ";
     } else i++;
   }
   return out + text.slice(from);
+}
+
+/** How many line breaks `text` holds from `from` to `to`. */
+function lineBreaks(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf("\n", from); i !== -1 && i < to; i = text.indexOf("\n", i + 1)) n++;
+  return n;
 }
