@@ -21,6 +21,7 @@ import {
   hgIgnored,
   holdsUsableGit,
   type IgnoreFileRead,
+  listedRefusal,
   NO_DEADLINE,
   namesRefusal,
   placeRefusal,
@@ -30,7 +31,6 @@ import {
   type Refusal,
   type RefusedRootMarker,
   reachOf,
-  reachRefusal,
   readIgnoreFile,
   yourIgnoreLists,
 } from "../../repo-files/index.js";
@@ -712,19 +712,19 @@ async function eachFileOnce(
     // A file of more than one name, which the door does not read (review rev96a F1): not listed.
     // One lstat a context file found (the listing gave its kind only), none a link's target.
     const stats = f.stats ?? statOrUndefinedSync(own, false);
-    const names = stats && namesRefusal(stats, real);
-    if (names !== undefined) {
-      leftOut.push({ path: f.path, refusal: names });
-      continue;
-    }
     if (!f.link) {
-      seen.add(real);
-      if (planted(real) === undefined) out.push(f.path);
+      const names = stats && namesRefusal(stats, real);
+      if (names !== undefined) leftOut.push({ path: f.path, refusal: names });
+      else {
+        seen.add(real);
+        if (planted(real) === undefined) out.push(f.path);
+      }
       continue;
     }
     reachOf ??= linkReaches(realRoot, options);
     // A refused link names its file for no one: a deeper link to the same file may still be listed.
-    const refusal = await reachRefusal(own, real, await reachOf(own), false);
+    // The door's order: where it leads first, then its target's names (rev104a F4).
+    const refusal = await listedRefusal(own, real, stats ?? ONE_NAME, await reachOf(own));
     if (refusal !== undefined) leftOut.push({ path: f.path, refusal });
     else {
       seen.add(real);
@@ -733,6 +733,9 @@ async function eachFileOnce(
   }
   return { agentsMd: out, leftOut };
 }
+
+/** A file whose names could not be counted: judged by where it leads only. */
+const ONE_NAME = { nlink: 1 };
 
 /** The refusal of a link whose real path the system could not give (rev67a F1: the door refuses it too). */
 function unresolved(error: unknown): Refusal {
