@@ -101,6 +101,7 @@ export {
   folderRefused,
   folderRefusedAt,
   foundRefusal,
+  listedRefusal,
   type PrivateCheck,
   placeRefusal,
   projectReach,

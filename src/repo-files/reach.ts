@@ -1,7 +1,9 @@
+import type { Stats } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
 import { isWithin, leavesFolder, toPosix } from "../_paths.js";
 import type { Diagnostic } from "../types.js";
+import { namesRefusal } from "./door-checks.js";
 import { type NestedCheck, nestedCloneSync, nestedClones } from "./nested-clone.js";
 import { type PlantedCheck, plantedCheck } from "./planted.js";
 import { type PrivatePathCheck, privatePaths } from "./private-paths.js";
@@ -203,6 +205,26 @@ export async function reachRefusal(
     code: "file-private",
     message: `the project is not trusted and it resolves to ${secret.rel}, which is ${secret.why}; trust the project to read it`,
   };
+}
+
+/**
+ * The door's verdict on a file a listing found (`path`, its real path `real`,
+ * `s` the stat of what it names), in the door's order: where it leads
+ * ({@link reachRefusal}: a link out of the project, a private file, a clone)
+ * before its number of names ({@link namesRefusal}), as the door asks where
+ * before it opens and counts names after. A link out of the project to a file
+ * of yours with several names (`sub/AGENTS.md -> ~/.bashrc`, a `~/.bashrc`
+ * linked elsewhere too) is refused as the link out it is, not with advice to
+ * copy your file in place (decided, review rev104a F4). One order for every
+ * reader that judges a found file without opening it (the tree's list).
+ */
+export async function listedRefusal(
+  path: string,
+  real: string,
+  s: Pick<Stats, "nlink">,
+  reach: Reach,
+): Promise<Refusal | undefined> {
+  return (await reachRefusal(path, real, reach, false)) ?? namesRefusal(s, real);
 }
 
 /**

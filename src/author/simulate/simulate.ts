@@ -1,6 +1,7 @@
 import { lstat, utimes } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { homeFolder, isWithin } from "../../_paths.js";
+import { missingImportIn } from "../../gather/context/imports.js";
 import { CONTEXT_FILE_NAMES } from "../../gather/context-names.js";
 import { DEFAULT_DEADLINE_MS } from "../../gather/deadline.js";
 import { type Machine, type ProbeResult, realMachine } from "../../gather/environment/index.js";
@@ -330,9 +331,10 @@ async function simulateIn(
       for (const name of block.sections) if (!classes.has(name)) classes.set(name, block.cache);
     }
     for (const d of into ? result.diagnostics : []) {
+      const message = swap(d.message);
       into?.push({
         ...d,
-        message: swap(d.message),
+        ...leftOutByCopy(d.code, message, found.skipped),
         ...(d.path === undefined ? {} : { path: swap(d.path) }),
       });
     }
@@ -461,6 +463,31 @@ async function simulateIn(
     ignoredFiles: found.ignoredFiles,
     diagnostics,
   };
+}
+
+/**
+ * A simulated render's diagnostic in the copy's words where the copy is why:
+ * an import of a file the copy left out (a hard link, a link out of the
+ * project) names no file in the copy, and is said to be left out for the
+ * reason the copy recorded (`skipped`), the one the report lists, not "no
+ * file at" (decided, review rev104a F3). Any other is as the render gave it.
+ */
+function leftOutByCopy(
+  code: string,
+  message: string,
+  skipped: readonly { path: string; reason: string }[],
+): Pick<Diagnostic, "message" | "code"> {
+  if (code !== "import-missing") return { code, message };
+  for (const left of skipped) {
+    const missing = missingImportIn(message, left.path);
+    if (missing === undefined) continue;
+    const below = missing.target === left.path ? "" : `, which holds ${missing.target}`;
+    return {
+      code: "simulate-copy",
+      message: `${missing.written}: not in the simulation's copy: it left out ${left.path}${below} (${left.reason}); left as written`,
+    };
+  }
+  return { code, message };
 }
 
 /**

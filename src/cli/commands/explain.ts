@@ -209,7 +209,12 @@ export function formatExplain(
       const what = `${r.status.padEnd(10)} ${show(r.path)}  ${r.source}${r.activation ? `, ${r.activation}` : ""}`;
       // A path (where its text is, the file it repeats or yields to) is shown like the others.
       const named = ["deduped", "duplicate", "shadowed", "on-touch"].includes(r.status);
-      const detail = r.detail && named ? show(r.detail) : r.detail && escapeInline(r.detail);
+      const detail =
+        r.status === "duplicate" && r.detail === r.path
+          ? "loaded as a context file"
+          : r.detail && named
+            ? show(r.detail)
+            : r.detail && escapeInline(r.detail);
       const line = `  ${what}${detail ? `  (${detail})` : ""}${r.cut ? "  cut" : ""}`;
       const dropped = !used.includes(r.status);
       const warn = ["refused", "over-cap", "unreadable"].includes(r.status);

@@ -1,4 +1,4 @@
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { pushAll } from "../../_arrays.js";
 import { realpath } from "../../_io.js";
 import { checkpoint } from "../../_pace.js";
@@ -190,6 +190,33 @@ export async function expandImports(
   return { text: pieces.join(""), diagnostics };
 }
 
+/** The words of an `import-missing` diagnostic: `written` (`@x.md`) names no file at `target`. */
+export function missingImportMessage(written: string, target: string): string {
+  return `${written}${MISSING_AT}${target}${LEFT_AS_WRITTEN}`;
+}
+
+const MISSING_AT = ": no file at ";
+const LEFT_AS_WRITTEN = "; left as written";
+
+/**
+ * Of an `import-missing` diagnostic's message, the import as written and the
+ * part of `left` (a path left out of a copy) its missing target lies in, when
+ * it is `left` or below it; else undefined. Matched against the one path
+ * known, so a path holding these words cannot mislead it.
+ */
+export function missingImportIn(
+  message: string,
+  left: string,
+): { written: string; target: string } | undefined {
+  const exact = `${MISSING_AT}${left}${LEFT_AS_WRITTEN}`;
+  if (message.endsWith(exact)) return { written: message.slice(0, -exact.length), target: left };
+  // Below it: the target comes after the import as written, so the last match is the target's.
+  const at = message.lastIndexOf(`${MISSING_AT}${left}${sep}`);
+  if (at < 0 || !message.endsWith(LEFT_AS_WRITTEN)) return undefined;
+  const target = message.slice(at + MISSING_AT.length, -LEFT_AS_WRITTEN.length);
+  return { written: message.slice(0, at), target };
+}
+
 async function importOne(
   token: ImportToken,
   importer: Importer,
@@ -238,7 +265,7 @@ async function importOne(
           at({
             level: looksLikePath ? "warning" : "info",
             code: "import-missing",
-            message: `${written}: no file at ${target}; left as written`,
+            message: missingImportMessage(written, target),
           }),
         ],
       };

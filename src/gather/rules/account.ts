@@ -42,7 +42,9 @@ export function accountDiagnostic(account: RuleAccount): Diagnostic | undefined 
       return at(
         "info",
         "rule-same-file",
-        `rule not loaded again: it is the same file as ${fate.sameAs}`,
+        fate.sameAs === path
+          ? "rule not loaded again: it is a context file, loaded as one"
+          : `rule not loaded again: it is the same file as ${fate.sameAs}`,
       );
     case "shadowed":
       // Your rule's text is gone and the project's stands in its place (pi's order): a warning, as

@@ -33,6 +33,16 @@ export function dedupeRules<T extends { rule: Rule; account: RuleAccount }>(
   entries: readonly T[],
   stated: readonly StatedText[],
 ): T[] {
+  // A rule that is a context file the prompt holds (`AGENTS.md` that `context.fileName` names
+  // too) is that file, not a copy of it: not read again, and never said to repeat itself (rev104a F5).
+  const labels = new Set(stated.map((s) => s.label));
+  const same = entries.filter((e) => labels.has(e.rule.path));
+  for (const e of same) e.account.fate = { status: "duplicate", sameAs: e.rule.path };
+  if (same.length > 0)
+    return dedupeRules(
+      entries.filter((e) => !same.includes(e)),
+      stated,
+    );
   const always = entries.filter((e) => e.rule.activation === "always");
   if (always.length === 0) return [...entries];
   // Authority first: the user's texts and the user's own rules, then the

@@ -255,7 +255,7 @@ async function checkFile(
     (named || candidate.location.local
       ? await reachRefusal(candidate.path, real, reach, named)
       : await foundRefusal(candidate.path, real, reach, below));
-  if (refusal) return doorRefused(candidate, refusal);
+  if (refusal) return { ...doorRefused(candidate, refusal), real };
   if (s.isDirectory()) return refuse(candidate, "a link to a folder (not followed)");
   if (!s.isFile())
     return refuse(candidate, "not a regular file (FIFO, socket or device); not opened");

@@ -1,10 +1,8 @@
-import { relative, sep } from "node:path";
 import { type JsonShapeLimits, jsonShapePast, lineAt } from "../../_json-shape.js";
-import { leavesFolder, toPosix } from "../../_paths.js";
+import { toPosix } from "../../_paths.js";
 import { GEMINI_SETTINGS } from "../../agent-settings-files.js";
 import {
   humanBytes,
-  type PrivateVerdict,
   type Reach,
   readRepoCapped,
   refusalDiagnostic,
@@ -22,6 +20,7 @@ import { findRuleFiles } from "./discover.js";
 
 /** Where Gemini CLI reads the workspace's settings, below cwd. */
 export { GEMINI_SETTINGS } from "../../agent-settings-files.js";
+export { settingsNamedHidden, settingsNamedWords } from "../context-names.js";
 
 /** Most names taken from the setting; a repository's file should not multiply the look-ups. */
 export const MAX_GEMINI_NAMES = 16;
@@ -141,33 +140,6 @@ export async function geminiContextNames(
     );
   }
   return { names: names.slice(0, MAX_GEMINI_NAMES), diagnostics };
-}
-
-/**
- * Why a file found by a name `context.fileName` set may not be read for
- * being hidden: a name on its path below `realRoot`, the top of the settings
- * file's own project (on touch the session's root, also where a folder below
- * it is its own project: review rev102c F2), as found (`path`) or real
- * (`real`), starts with a dot (`.aws/credentials` for
- * `["credentials"]`), trusted or not: a setting names the repository's
- * instructions, never a file kept in a hidden folder, where a clone keeps
- * your keys (decided, review rev101a F2: on touch only the name itself was
- * checked, and a trusted project's settings gave `.aws/credentials` to the
- * model). The render's rules step and on-touch delivery both ask this one test.
- */
-export function settingsNamedHidden(
-  path: string,
-  real: string,
-  realRoot: string,
-): PrivateVerdict | undefined {
-  for (const at of [path, real]) {
-    const rel = relative(realRoot, at);
-    if (rel === "" || leavesFolder(rel)) continue;
-    if (rel.split(sep).some((name) => name.startsWith("."))) {
-      return { rel: toPosix(rel), why: "hidden (a name that starts with a dot)" };
-    }
-  }
-  return undefined;
 }
 
 /**

@@ -39,7 +39,7 @@ import {
   type RuleFormat,
   ruleName,
 } from "./formats.js";
-import { geminiContextNames, settingsNamedHidden } from "./gemini-settings.js";
+import { geminiContextNames, settingsNamedHidden, settingsNamedWords } from "./gemini-settings.js";
 import { globDiagnostics } from "./globs.js";
 import { ruleSourcesProblem } from "./rule-sources.js";
 import type { LoadedRules, Rule, RuleAccount, RuleFate } from "./types.js";
@@ -536,7 +536,7 @@ export function dedupeLoaded(
   // A rule dropped or cut says so (an info); the others have nothing to say here.
   const diagnostics = entries.flatMap((e) => {
     const d =
-      e.account.fate.status === "deduped" || e.account.trimmed
+      ["deduped", "duplicate"].includes(e.account.fate.status) || e.account.trimmed
         ? accountDiagnostic(e.account)
         : undefined;
     return d ? [d] : [];
@@ -575,16 +575,23 @@ async function notIgnored(
   ignored: (path: string) => Promise<PrivateVerdict | undefined>,
   realRoot: string,
 ): Promise<RuleCandidate> {
-  if (candidate.location.named !== true || candidate.refused) return candidate;
+  if (candidate.location.named !== true) return candidate;
   const real = candidate.real ?? candidate.path;
-  const verdict = settingsNamedHidden(candidate.path, real, realRoot) ?? (await ignored(real));
+  // Hidden is refused trusted or not: said so before the door's own refusal, whose words would
+  // name a trust that does not read it (rev104a F5).
+  const hidden = settingsNamedHidden(candidate.path, real, realRoot);
+  if (hidden !== undefined) {
+    const { door: _, ...found } = candidate;
+    return { ...found, refused: { status: "refused", reason: settingsNamedWords(hidden) } };
+  }
+  if (candidate.refused) return candidate;
+  const verdict = await ignored(real);
   if (verdict === undefined) return candidate;
   // Below ignore rules not read whole, GEMINI.md is not proven ignored: the door judges it, as
   // when no setting names it. A name the repository made up is refused: git may ignore it.
   if (verdict.cut && NESTED_CONTEXT_NAMES.includes(posix.basename(toPosix(candidate.path))))
     return candidate;
-  const reason = `${verdict.rel} is ${verdict.why}, and a name .gemini/settings.json sets never names such a file`;
-  return { ...candidate, refused: { status: "refused", reason } };
+  return { ...candidate, refused: { status: "refused", reason: settingsNamedWords(verdict) } };
 }
 
 /** Gemini CLI's project format, reading the names `context.fileName` sets instead of GEMINI.md. */

@@ -41,7 +41,7 @@ export type RuleFate =
   | { status: "manual" }
   /** Always rule every paragraph of which the prompt already states, in `containedIn` (labels joined with ", "). */
   | { status: "deduped"; containedIn: string }
-  /** The same real file as `sameAs`, reached by another path. */
+  /** The same real file as `sameAs`, reached by another path; `sameAs` its own path: a context file the prompt holds. */
   | { status: "duplicate"; sameAs: string }
   /** The project's rule of the same format and name wins. */
   | { status: "shadowed"; by: string }

@@ -1,5 +1,5 @@
 import type { Dirent, Stats } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, join, posix, relative, sep } from "node:path";
 import { type EntryKind, MAX_TEXT_FILE_BYTES, realpathOrSelf } from "../../_fs.js";
 import {
   type IgnoreRules,
@@ -21,6 +21,7 @@ import {
   hgIgnored,
   holdsUsableGit,
   type IgnoreFileRead,
+  listedRefusal,
   NO_DEADLINE,
   namesRefusal,
   placeRefusal,
@@ -30,7 +31,6 @@ import {
   type Refusal,
   type RefusedRootMarker,
   reachOf,
-  reachRefusal,
   readIgnoreFile,
   yourIgnoreLists,
 } from "../../repo-files/index.js";
@@ -39,6 +39,8 @@ import {
   folderContextNames,
   lookedUpContextNames,
   NESTED_CONTEXT_NAMES,
+  settingsNamedHidden,
+  settingsNamedWords,
 } from "../context-names.js";
 import type { FolderMemo, ListingCache } from "./_listing-cache.js";
 
@@ -690,7 +692,7 @@ export interface LeftOutLink {
 async function eachFileOnce(
   root: string,
   found: readonly Found[],
-  options: Pick<WalkOptions, "trusted" | "home" | "ceilingDir" | "signal">,
+  options: Pick<WalkOptions, "trusted" | "home" | "ceilingDir" | "signal" | "contextNamesProject">,
 ): Promise<{ agentsMd: string[]; leftOut: LeftOutLink[] }> {
   const out: string[] = [];
   const leftOut: LeftOutLink[] = [];
@@ -709,22 +711,29 @@ async function eachFileOnce(
       continue;
     }
     if (seen.has(real)) continue;
+    // A name `.gemini/settings.json` set leading into a hidden folder is refused trusted or not,
+    // first, as on touch and in the rules step (rev101a F2; its words name no trust: rev104a F5).
+    const hidden = settingsNamed(f.path, own, real, options.contextNamesProject);
+    if (hidden !== undefined) {
+      leftOut.push({ path: f.path, refusal: hidden });
+      continue;
+    }
     // A file of more than one name, which the door does not read (review rev96a F1): not listed.
     // One lstat a context file found (the listing gave its kind only), none a link's target.
     const stats = f.stats ?? statOrUndefinedSync(own, false);
-    const names = stats && namesRefusal(stats, real);
-    if (names !== undefined) {
-      leftOut.push({ path: f.path, refusal: names });
-      continue;
-    }
     if (!f.link) {
-      seen.add(real);
-      if (planted(real) === undefined) out.push(f.path);
+      const names = stats && namesRefusal(stats, real);
+      if (names !== undefined) leftOut.push({ path: f.path, refusal: names });
+      else {
+        seen.add(real);
+        if (planted(real) === undefined) out.push(f.path);
+      }
       continue;
     }
     reachOf ??= linkReaches(realRoot, options);
     // A refused link names its file for no one: a deeper link to the same file may still be listed.
-    const refusal = await reachRefusal(own, real, await reachOf(own), false);
+    // The door's order: where it leads first, then its target's names (rev104a F4).
+    const refusal = await listedRefusal(own, real, stats ?? ONE_NAME, await reachOf(own));
     if (refusal !== undefined) leftOut.push({ path: f.path, refusal });
     else {
       seen.add(real);
@@ -733,6 +742,27 @@ async function eachFileOnce(
   }
   return { agentsMd: out, leftOut };
 }
+
+/**
+ * The refusal of a file found by a name the settings of the project at
+ * `namesProject` set (no name of {@link NESTED_CONTEXT_NAMES}) whose path or
+ * real path has a hidden name below that project's top
+ * ({@link settingsNamedHidden}), or undefined.
+ */
+function settingsNamed(
+  rel: string,
+  own: string,
+  real: string,
+  namesProject: string | undefined,
+): Refusal | undefined {
+  if (namesProject === undefined || NESTED_CONTEXT_NAMES.includes(posix.basename(rel))) return;
+  const hidden = settingsNamedHidden(own, real, namesProject);
+  if (hidden === undefined) return undefined;
+  return { reason: "private", code: "file-private", message: settingsNamedWords(hidden) };
+}
+
+/** A file whose names could not be counted: judged by where it leads only. */
+const ONE_NAME = { nlink: 1 };
 
 /** The refusal of a link whose real path the system could not give (rev67a F1: the door refuses it too). */
 function unresolved(error: unknown): Refusal {
