@@ -1183,8 +1183,10 @@ export function nameKeys(names: ReadonlySet<string>): ReadonlySet<string> {
 interface NameKeys {
   has(key: string): boolean;
   joined(key: string): boolean;
+  /** Whether a key is one of those of several words in the singular or plural ({@link numbered}). */
+  numbered(key: string): boolean;
   readonly longest: number;
-  /** The lengths of the keys. */
+  /** The lengths of the keys, and of the keys of several words in the singular or plural. */
   readonly lengths: ReadonlySet<number>;
   /** The keys of the heads of the families ({@link NAME_FAMILIES}) one of the names is of. */
   readonly families: ReadonlySet<string>;
@@ -1195,6 +1197,7 @@ function namesKeys(names: ReadonlySet<string>): NameKeys {
   return {
     has: (key) => nameKeys(names).has(key),
     joined: (key) => joinedKeys(names).keys.has(key),
+    numbered: (key) => joinedKeys(names).numbered.has(key),
     get longest() {
       return joinedKeys(names).longest;
     },
@@ -1216,6 +1219,7 @@ const JOINED_KEYS = new WeakMap<
   ReadonlySet<string>,
   {
     keys: ReadonlySet<string>;
+    numbered: ReadonlySet<string>;
     longest: number;
     lengths: ReadonlySet<number>;
     families: ReadonlySet<string>;
@@ -1224,6 +1228,7 @@ const JOINED_KEYS = new WeakMap<
 
 function joinedKeys(names: ReadonlySet<string>): {
   keys: ReadonlySet<string>;
+  numbered: ReadonlySet<string>;
   longest: number;
   lengths: ReadonlySet<number>;
   families: ReadonlySet<string>;
@@ -1240,8 +1245,9 @@ function joinedKeys(names: ReadonlySet<string>): {
       const family = familyKey(name);
       if (family !== undefined) families.add(family);
     }
-    const lengths = new Set([...nameKeys(names)].map((key) => key.length));
-    made = { keys, longest, lengths, families };
+    const numbered = numberedKeys(keys);
+    const lengths = new Set([...nameKeys(names), ...numbered].map((key) => key.length));
+    made = { keys, numbered, longest, lengths, families };
     JOINED_KEYS.set(names, made);
   }
   return made;
@@ -1273,8 +1279,12 @@ function hasName(keys: NameKeys, name: string): boolean {
  */
 export function versionless(name: string): string | undefined {
   // Read from the end, no pattern (one anchored at the end is quadratic on a run of digits).
-  let at = digitsBefore(name, name.length);
-  if (at === name.length) return undefined;
+  // Separators after the version are left off with it, as a name's key leaves them out
+  // (`<system-reminder2->` is `<system-reminder->` with a version: review rev107f F3).
+  let end = name.length;
+  while (end > 0 && isSeparatorCode(name.charCodeAt(end - 1))) end--;
+  let at = digitsBefore(name, end);
+  if (at === end) return undefined;
   // `1.2`, `1-2`, `1_2`: digits after a `.`, `-` or `_` after digits.
   while (
     at > 1 &&
@@ -1315,11 +1325,22 @@ function severalWordsNamed(keys: NameKeys, bare: string): boolean {
   const joinedOnly: NameKeys = {
     has: (k) => keys.joined(k),
     joined: (k) => keys.joined(k),
+    numbered: (k) => keys.numbered(k),
     longest: keys.longest,
     lengths: keys.lengths,
     families: keys.families,
   };
   return prefixedName(joinedOnly, bare);
+}
+
+/**
+ * Whether `name` is read as one of `names` where a repository's text writes
+ * it as a tag's name ({@link hasName}): a section's tag is held to this one
+ * rule too (`nearReserved` in src/sections/reserved-tags.ts), so a tag is
+ * never weaker than a text (review rev107f F1, F3).
+ */
+export function textHeldName(name: string, names: ReadonlySet<string>): boolean {
+  return hasName(namesKeys(names), name);
 }
 
 /**
@@ -1343,10 +1364,37 @@ export function versionedName(name: string, names: ReadonlySet<string>): boolean
  * (`<directory>`, `<users>`, `<models>`: a README's placeholders).
  */
 function numbered(keys: NameKeys, key: string): boolean {
-  if (keys.joined(`${key}s`)) return true;
-  if (key.endsWith("s") && keys.joined(key.slice(0, -1))) return true;
-  if (SIBILANT_END.test(key) && keys.joined(`${key}es`)) return true;
-  return SIBILANT_ES_END.test(key) && keys.joined(key.slice(0, -2));
+  return keys.numbered(key);
+}
+
+/**
+ * The keys of the names of several words of `names` ({@link joinedKeys}) in
+ * the singular and plural ({@link numberedKeys}): what a prefix or suffix
+ * may be glued to and still be read as the name. One set for a text's tags
+ * and a section's tag (`heldTrie` in src/sections/reserved-tags.ts; review
+ * rev107f F1).
+ */
+export function severalWordsKeys(names: ReadonlySet<string>): ReadonlySet<string> {
+  return joinedKeys(names).numbered;
+}
+
+/**
+ * `keys` in the singular and plural: each, with a final `s`, with `es` after
+ * a final `s`, `x`, `z`, `ch`, `sh`, less a final `s`, less `es` after one
+ * of those ({@link numbered}). One rule for a text's tags and a section's
+ * tag (`heldKeys` in src/sections/reserved-tags.ts; review rev107f F3).
+ */
+export function numberedKeys(keys: Iterable<string>): Set<string> {
+  const held = new Set<string>();
+  for (const key of keys) {
+    held.add(key);
+    held.add(`${key}s`);
+    if (SIBILANT_END.test(key)) held.add(`${key}es`);
+    if (SIBILANT_ES_END.test(key)) held.add(key.slice(0, -2));
+    if (key.endsWith("s")) held.add(key.slice(0, -1));
+  }
+  held.delete("");
+  return held;
 }
 
 /** A key that takes `es` for its plural, and one that ends so. */
@@ -1443,7 +1491,8 @@ function suffixedName(keys: NameKeys, name: string): boolean {
     const between = name.slice(i, run);
     if (i > 0 && run < name.length && !between.includes("::")) {
       const key = nameKey(name.slice(0, i));
-      if (key !== "" && (between.includes(":") ? keys.has(key) : keys.joined(key))) return true;
+      if (key !== "" && partNamed(keys, key, between.includes(":"))) return true;
+      if (isDigitCode(name.charCodeAt(i - 1)) && versionedPart(keys, name.slice(0, i))) return true;
     }
     i = run;
   }
@@ -1484,7 +1533,7 @@ function prefixedName(keys: NameKeys, name: string): boolean {
     const between = name.slice(run, from);
     const colon = between.includes(":") && !between.includes("::");
     const key = from < name.length && run > 0 ? nameKey(name.slice(from)) : "";
-    if (key !== "" && (colon ? keys.has(key) : keys.joined(key))) return true;
+    if (key !== "" && partNamed(keys, key, colon)) return true;
     i = run - 1;
   }
   return false;
@@ -1500,7 +1549,35 @@ function lowerAscii(code: number): string {
 
 /** Whether `key` may be one of `keys`' (its length is one of theirs): only those are looked up. */
 function mayBeKey(keys: NameKeys, key: string): boolean {
+  // The lengths of the keys of several words in the singular or plural are among them.
   return keys.lengths.has(key.length);
+}
+
+/**
+ * Whether a head or tail of a name ({@link prefixedName}, {@link suffixedName}),
+ * keyed as `key`, is one of the names as the whole name is read
+ * ({@link hasName}): after a `:` (`colon`) one of them, else one of several
+ * words; either in the singular or plural ({@link numbered}), so
+ * `<my_user_instruction>`, `<user_instruction_override>` and
+ * `<system-reminders:x>` are held as `<user_instruction>` is (review rev107f F3).
+ */
+function partNamed(keys: NameKeys, key: string, colon: boolean): boolean {
+  return (colon ? keys.has(key) : keys.joined(key)) || numbered(keys, key);
+}
+
+/**
+ * Whether the head `head` of a name ({@link suffixedName}) is one of the
+ * names of several words with a version glued on ({@link versionless},
+ * {@link severalWordsNamed}'s reading less its prefix):
+ * `<user_instructions2_x>`, `<system-reminder2:x>` (review rev107f F3). Only
+ * a head ending in a digit is read again.
+ */
+function versionedPart(keys: NameKeys, head: string): boolean {
+  if (!isDigitCode(head.charCodeAt(head.length - 1))) return false;
+  const bare = versionless(head);
+  if (bare === undefined) return false;
+  const key = nameKey(bare);
+  return key !== "" && (keys.joined(key) || numbered(keys, key));
 }
 
 /**
@@ -1538,7 +1615,7 @@ function prefixedAscii(keys: NameKeys, name: string): boolean {
     if (from < name.length && run > 0 && mayBeKey(keys, key)) {
       const between = name.slice(run, from);
       const colon = between.includes(":") && !between.includes("::");
-      if (colon ? keys.has(key) : keys.joined(key)) return true;
+      if (partNamed(keys, key, colon)) return true;
     }
     i = run - 1;
   }
@@ -1579,7 +1656,10 @@ function suffixedAscii(keys: NameKeys, name: string): boolean {
       const between = name.slice(i, run);
       const key = read + held;
       if (!between.includes("::") && key !== "" && mayBeKey(keys, key)) {
-        if (between.includes(":") ? keys.has(key) : keys.joined(key)) return true;
+        if (partNamed(keys, key, between.includes(":"))) return true;
+      }
+      if (isDigitCode(name.charCodeAt(i - 1)) && !between.includes("::")) {
+        if (versionedPart(keys, name.slice(0, i))) return true;
       }
     }
     i = run;

@@ -429,6 +429,10 @@ function definitionsEnd(
     DEFINITION_LABEL.lastIndex = at;
     const label = DEFINITION_LABEL.exec(text);
     if (label === null || at + label[0].length > to) return at;
+    // A label of white space only (JS trim()'s set: NBSP, U+3000, U+FEFF...) is none, as
+    // commonmark.js's normalizeReference reads it: `[ ]: <table>` is a paragraph's live tag
+    // (rev107f F2).
+    if (label[0].slice(label[0].indexOf("[") + 1, -2).trim() === "") return at;
     const start = blanksFrom(text, at + label[0].length, to);
     let end: number;
     const angled = text[start] === "<";

@@ -9,11 +9,15 @@ import {
   MAX_TAG_NAME,
   nameKey,
   nameKeys,
+  numberedKeys,
   ofNameFamily,
   type PageTagTold,
   SEPARATOR_RUNS,
   SkeletonReader,
+  severalWordsKeys,
+  textHeldName,
   versionedName,
+  versionless,
   withElementNames,
   withoutOwnerMark,
 } from "../_prompt-text.js";
@@ -73,7 +77,10 @@ export function reservedElementNames(
  * 2,000 runs for a tag of 64 one-letter parts. "unread": a tag longer than
  * {@link MAX_TAG_LENGTH} (review rev103a F2), or one read past what is left
  * of `budget` (the render's reading of its project's tags, review rev104b
- * F1), is held unread.
+ * F1), is held unread. Held too wherever a repository's text writing it as a
+ * tag is ({@link textHeldName}), one part holding a name of several words
+ * wherever it is, and a run read again with each part less a glued version
+ * (review rev107f F1, F3: `my_userinstructions`, `user_instructions2_x`).
  */
 function nearReserved(tag: string, reserved: ReadonlySet<string>, budget?: TagBudget): Nearness {
   // An element's name is never kilobytes: a longer tag is held unread (review rev103a F2: a
@@ -84,9 +91,12 @@ function nearReserved(tag: string, reserved: ReadonlySet<string>, budget?: TagBu
   // A name of several words with a version glued on (`user_instructions2`: review rev105f F1).
   if (versionedName(tag, reserved)) return "near";
   const keys = heldKeys(reserved);
-  // The whole tag and its pieces, keyed once each: some two units a character.
-  if (spent(budget, 2 * tag.length)) return "unread";
+  // The whole tag and its pieces, keyed once each, and the text's reading: some four units a character.
+  if (spent(budget, 4 * tag.length)) return "unread";
   if (keys.has(nameKey(tag))) return "near";
+  // Held wherever a repository's text writing it as a tag would be (review rev107f F1, F3: one
+  // rule; `my_user_instruction`, `user_instructions2_x` printed live, escaped in a text).
+  if (textHeldName(tag, reserved)) return "near";
   const pieces = tag.split(QUALIFIER).filter((p) => p !== "");
   if (pieces.length > 1 && pieces.some((p) => keys.has(nameKey(p)))) return "near";
   const parts = tag
@@ -94,8 +104,23 @@ function nearReserved(tag: string, reserved: ReadonlySet<string>, budget?: TagBu
     .filter((p) => p !== "")
     .map((p) => p.toLowerCase());
   const root = heldTrie(reserved);
+  const near = heldRun(parts, root, budget);
+  if (near !== false) return near;
+  // Each part less a version glued on (`user_instructions2_x`, `bash-input2-log`: review rev107f
+  // F3), read again when one has one.
+  const bare = parts.map((part) => versionless(part) ?? part);
+  return bare.some((part, i) => part !== parts[i]) ? heldRun(bare, root, budget) : false;
+}
+
+/**
+ * Whether a run of `parts` (lower-cased) is a held key ({@link heldTrie}):
+ * of two parts or more, or of one part when the key is of a name of several
+ * words (`my_userinstructions`, `userinstructions_x`: review rev107f F1, as
+ * a text's `<my_userinstructions>` is held). Read a letter at a time along
+ * the trie, a unit of `budget` a letter and one a part a run starts at.
+ */
+function heldRun(parts: readonly string[], root: TrieNode, budget?: TagBudget): Nearness {
   const reader = new SkeletonReader();
-  // A unit a letter read, and one a part a run starts at.
   for (let from = 0; from < parts.length; from++) {
     if (spent(budget, 1)) return "unread";
     let node: TrieNode | undefined = root;
@@ -107,9 +132,9 @@ function nearReserved(tag: string, reserved: ReadonlySet<string>, budget?: TagBu
         const letters = reader.read(part.charAt(i));
         for (let k = 0; k < letters.length; k++) node = node?.next.get(letters.charAt(k));
       }
-      // A run of two parts or more: its key is the letters settled and the one held.
+      // Its key is the letters settled and the one held.
       const end = reader.held === "" ? node : node?.next.get(reader.held);
-      if (to > from && end?.held === true) return "near";
+      if (end?.held === true && (to > from || end.joined)) return "near";
     }
   }
   return false;
@@ -157,16 +182,7 @@ const QUALIFIER = /[.:]+/;
 function heldKeys(reserved: ReadonlySet<string>): ReadonlySet<string> {
   let keys = HELD_KEYS.get(reserved);
   if (keys === undefined) {
-    const held = new Set<string>();
-    for (const key of nameKeys(reserved)) {
-      held.add(key);
-      held.add(`${key}s`);
-      if (/(?:[sxz]|[cs]h)$/.test(key)) held.add(`${key}es`);
-      if (/(?:[sxz]|[cs]h)es$/.test(key)) held.add(key.slice(0, -2));
-      if (key.endsWith("s")) held.add(key.slice(0, -1));
-    }
-    held.delete("");
-    keys = held;
+    keys = numberedKeys(nameKeys(reserved));
     HELD_KEYS.set(reserved, keys);
   }
   return keys;
@@ -177,25 +193,29 @@ const HELD_KEYS = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
 interface TrieNode {
   next: Map<string, TrieNode>;
   held: boolean;
+  /** A held key of a name of several words ends here (`severalWordsKeys` in src/_prompt-text.ts). */
+  joined: boolean;
 }
 
 /** The {@link heldKeys} of `reserved` as a trie of their letters, per set. */
 function heldTrie(reserved: ReadonlySet<string>): TrieNode {
   let root = HELD_TRIES.get(reserved);
   if (root === undefined) {
-    root = { next: new Map(), held: false };
+    root = { next: new Map(), held: false, joined: false };
+    const joined = severalWordsKeys(reserved);
     for (const key of heldKeys(reserved)) {
       let node = root;
       for (let k = 0; k < key.length; k++) {
         const letter = key.charAt(k);
         let next = node.next.get(letter);
         if (next === undefined) {
-          next = { next: new Map(), held: false };
+          next = { next: new Map(), held: false, joined: false };
           node.next.set(letter, next);
         }
         node = next;
       }
       node.held = true;
+      node.joined = joined.has(key);
     }
     HELD_TRIES.set(reserved, root);
   }
