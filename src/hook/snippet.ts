@@ -285,11 +285,23 @@ export const GLOBAL_INSTRUCTION_FILES: Readonly<Record<ToolAgent | "pi", readonl
  * workspace as your rules, as {@link GLOBAL_INSTRUCTION_FILES} are loaded: Cline's global rules
  * folder, `~/Documents/Cline/Rules` (on Linux some installs use `~/Cline/Rules`; Cline's docs,
  * "Global Rules Directory Location"). Not a dot folder, so no other rule reaches it (review
- * rev101d F3).
+ * rev101d F3). Claude Code's user rules folder `~/.claude/rules`, walked down every folder for
+ * its `.md` files, each loaded as yours with its `@` imports expanded (Claude Code 2.1.332's
+ * rules walk, review rev107e F2). Of the other agents sysprompt exports for, Gemini CLI 0.61.0
+ * and opencode 1.18.33 load their global files alone, and Codex 0.171.0's `~/.codex/rules`
+ * holds `.rules` command policies, not instructions.
  */
 export const GLOBAL_INSTRUCTION_FOLDERS: Readonly<Record<string, readonly string[]>> = {
   Cline: ["Documents/Cline/Rules", "Cline/Rules"],
+  "claude-code": [".claude/rules"],
 };
+
+/**
+ * The agents of {@link GLOBAL_INSTRUCTION_FOLDERS} that expand the `@` imports of each file in
+ * their folder, as of their global instructions file: what those files import is yours too
+ * (review rev107e F1).
+ */
+export const IMPORTING_INSTRUCTION_FOLDERS: ReadonlySet<string> = new Set(["claude-code"]);
 
 /** A global instructions place ({@link globalInstructionPlaces}): a file, or a folder of them. */
 export interface GlobalInstructionPlace {
