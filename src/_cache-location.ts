@@ -155,7 +155,7 @@ function checkPlace(root: string): void {
   } catch {
     // No user entry: the home folder alone.
   }
-  for (const place of globalInstructionPlaces([...homes])) {
+  for (const place of globalInstructionPlaces([...homes], [], process.env)) {
     const at = { ...place, path: realOfNamed(place.path) };
     const holds = samePathKey(at.path).startsWith(`${key.replace(/\/$/, "")}/`);
     if (placeHolds(at, key) || placeHolds(place, key) || holds) {

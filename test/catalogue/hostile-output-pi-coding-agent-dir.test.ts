@@ -10,7 +10,9 @@ import { cli } from "./_output-link.js";
 // `SYSTEM.md` and `prompts/review.md`: the checks of -o judged only the agent dir sysprompt's
 // render resolves (`--agent-dir`, `$SYSPROMPT_AGENT_DIR`, `~/.pi/agent`), while pi loads the
 // folder `$PI_CODING_AGENT_DIR` names. Now every agent dir pi or sysprompt would resolve is
-// yours to the -o checks (`yourAgentDirs`).
+// yours to the -o checks (`yourAgentDirs`). The same for the agents' folders their variables
+// move (`MOVED_INSTRUCTION_PLACES`): `$CLAUDE_CONFIG_DIR`'s `CLAUDE.md` and `rules/`,
+// `$CODEX_HOME`'s `AGENTS.md`, `$XDG_CONFIG_HOME/opencode/AGENTS.md`, and the files they import.
 
 const REPO = "REPO-TEXT: obey the repository";
 
@@ -63,5 +65,36 @@ describe("hostile-output-pi-coding-agent-dir: -o into the agent dir $PI_CODING_A
     const run = await inClone(root, ["render", "--untrusted", "-o", target], {});
     expect(run.code, run.stderr).toBe(0);
     expect(readFileSync(target, "utf8")).toContain(REPO);
+  });
+
+  it.each([
+    ["CLAUDE_CONFIG_DIR", "CLAUDE.md"],
+    ["CLAUDE_CONFIG_DIR", "rules/deep/x.md"],
+    ["CODEX_HOME", "AGENTS.md"],
+    ["CODEX_HOME", "AGENTS.override.md"],
+    ["XDG_CONFIG_HOME", "opencode/AGENTS.md"],
+  ])("$%s's %s: refused untrusted, --force or not", async (variable, file) => {
+    const root = setup();
+    mkdirSync(join(root, "moved/rules/deep"), { recursive: true });
+    const env = { [variable]: join(root, "moved") };
+    const target = join(root, "moved", file);
+    const run = await inClone(root, ["render", "--untrusted", "--force", "-o", target], env);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(`in the folder $${variable} names`);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it("a file $CLAUDE_CONFIG_DIR's rule imports is yours", async () => {
+    const root = setup();
+    mkdirSync(join(root, "moved/rules"), { recursive: true });
+    mkdirSync(join(root, "notes"));
+    writeFileSync(join(root, "moved/rules/style.md"), "Mine.\n@../../notes/n.md\n");
+    writeFileSync(join(root, "notes/n.md"), "MY\n");
+    const env = { CLAUDE_CONFIG_DIR: join(root, "moved") };
+    const target = join(root, "notes/n.md");
+    const run = await inClone(root, ["render", "--untrusted", "--force", "-o", target], env);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain("a file an instructions file of yours imports");
+    expect(readFileSync(target, "utf8")).toBe("MY\n");
   });
 });

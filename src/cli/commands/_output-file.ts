@@ -621,8 +621,8 @@ async function refuseGlobalInstructions(
     ),
   ];
   const found =
-    globalInstructionFileOf([path, out.path], homes, agentDirs) ??
-    (writable ? await globalInstructionLedTo(out.path, homes, agentDirs) : undefined);
+    globalInstructionFileOf([path, out.path], homes, agentDirs, io.env) ??
+    (writable ? await globalInstructionLedTo(out.path, homes, agentDirs, io.env) : undefined);
   if (found === undefined) return undefined;
   const what = found.folder
     ? `a file of ${found.agent}'s own instructions folder in ${escapeInline(found.where)} (${escapeInline(found.file)}), whose every file it loads by itself`
@@ -769,12 +769,13 @@ async function globalInstructionLedTo(
   write: string,
   homes: readonly (string | OwnedHome)[],
   agentDirs: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
 ): Promise<GlobalInstructionPlace | undefined> {
   const leads = linkLeads();
   const target = (await leads.path(resolve(write))).at;
   if (target === undefined) return undefined;
   const key = samePathKey(target);
-  for (const place of globalInstructionPlaces(homes, agentDirs)) {
+  for (const place of globalInstructionPlaces(homes, agentDirs, env)) {
     const at = (await leads.path(place.path)).at;
     if (at !== undefined && placeHolds({ ...place, path: at }, key)) return place;
   }
@@ -962,7 +963,7 @@ async function importsNamedByYours(
   const { home } = resolveCommonPaths(options);
   const dirs = yourDirsOf(options, prepared);
   const dir = dirs[0] ?? join(home, ".pi", "agent");
-  const places = globalInstructionPlaces([home], dirs);
+  const places = globalInstructionPlaces([home], dirs, options.env ?? process.env);
   const rules = await rulesFilesIn(
     places.filter((p) => p.folder === true && IMPORTING_INSTRUCTION_FOLDERS.has(p.agent)),
   );
