@@ -12,6 +12,10 @@ import { defineConfig } from "vitest/config";
 const SLOW = [
   // fx107h (rev107a F1): six hook calls, eight hook exports, the plugin twice (the first loads the hook).
   "test/catalogue/hostile-hook-untrusted-project.test.ts",
+  // fx107e (rev107e F1): eight CLI renders with -o, the first loads the CLI (14 s under load).
+  "test/catalogue/hostile-output-claude-code-import-readings.test.ts",
+  // fx107e (rev107e F3): seven CLI renders with -o, the first loads the CLI (14 s under load).
+  "test/catalogue/hostile-output-pi-coding-agent-dir.test.ts",
   // rev104d F1: five cache writes, exports and sandboxes in linked checkouts (0.5-0.9 s under load).
   "test/catalogue/hostile-cache-project-link-global-rules.test.ts",
   // rev104d F2: five hook calls, the first loads the hook (2.8 s under load).

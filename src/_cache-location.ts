@@ -138,8 +138,11 @@ function checkPlace(root: string): void {
   const home = homeFolder();
   const way = linkInProject(root, home);
   if (way !== undefined) {
+    const [where, what] = way.working
+      ? ["the working folder", "in the folder you work in"]
+      : ["the project", "in a project"];
     throw new CacheFolderRefused(
-      `${way.at}: ${way.kind} in the project ${way.project}, on the way to sysprompt's cache folder ${root}; in a project, every folder down to the cache folder must be a real folder (the repository may ship a link that leads anywhere)`,
+      `${way.at}: ${way.kind} in ${where} ${way.project}, on the way to sysprompt's cache folder ${root}; ${what}, every folder down to the cache folder must be a real folder (the repository may ship a link that leads anywhere)`,
       advice,
     );
   }
@@ -152,7 +155,7 @@ function checkPlace(root: string): void {
   } catch {
     // No user entry: the home folder alone.
   }
-  for (const place of globalInstructionPlaces([...homes])) {
+  for (const place of globalInstructionPlaces([...homes], [], process.env)) {
     const at = { ...place, path: realOfNamed(place.path) };
     const holds = samePathKey(at.path).startsWith(`${key.replace(/\/$/, "")}/`);
     if (placeHolds(at, key) || placeHolds(place, key) || holds) {
@@ -185,12 +188,17 @@ function projectAbove(dir: string, home: string): string | undefined {
  * from the folder above it, before any marker is tested through it: the project's `.cache ->
  * ../other` (a repository), `.cache -> .` or a link to a folder holding `.hg` made the search
  * find the project at the link itself, and the cache was written through it (review rev105e F3).
- * A link out of any project (your own `~/.cache -> /data/cache`) is followed.
+ * With no project found, the process's working folder stands for one (`working`): a cache never
+ * lives through a link below the folder you render, and a markerless checkout's `.cache ->
+ * ~/.claude/rules` was written through (review rev107e F2); not when the working folder is your
+ * home folder or holds it. A link out of any project (your own `~/.cache -> /data/cache`) is
+ * followed.
  */
 function linkInProject(
   root: string,
   home: string,
-): { at: string; kind: string; project: string } | undefined {
+): { at: string; kind: string; project: string; working?: true } | undefined {
+  const working = workingFolderBelowHome(home);
   const start = dirname(root);
   const parts = start.split(sep).filter((p) => p !== "");
   let at = start.startsWith(sep) ? sep : "";
@@ -199,11 +207,29 @@ function linkInProject(
     const s = lstatSync(at, { throwIfNoEntry: false });
     if (s === undefined) return undefined; // made below as a real folder
     if (s.isDirectory()) continue;
+    const kind = s.isSymbolicLink() ? "a symbolic link" : "not a folder";
     const project = projectAbove(dirname(at), home);
-    if (project === undefined) continue;
-    return { at, kind: s.isSymbolicLink() ? "a symbolic link" : "not a folder", project };
+    if (project !== undefined) return { at, kind, project };
+    if (working !== undefined && at !== working && isWithin(at, working)) {
+      return { at, kind, project: working, working: true };
+    }
   }
   return undefined;
+}
+
+/**
+ * The process's working folder, unless it is gone, your home folder (by its path or real path)
+ * or a folder holding it (`/`, `/home`): there every link of yours would be below it.
+ */
+function workingFolderBelowHome(home: string): string | undefined {
+  let cwd: string;
+  try {
+    cwd = process.cwd();
+  } catch {
+    return undefined;
+  }
+  const holdsHome = [home, realOr(home)].some((h) => h === cwd || isWithin(h, cwd));
+  return holdsHome ? undefined : cwd;
 }
 
 /** The real path of `path`: that of its nearest existing folder, with the names below it. */

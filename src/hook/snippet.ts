@@ -5,9 +5,9 @@
  * sysprompt in it. Pure: nothing is written, least of all into another
  * agent's configuration.
  */
-import { basename, dirname, join, posix, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, posix, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import { pathKey } from "../_paths.js";
+import { expandHome, pathKey, xdgFolder } from "../_paths.js";
 import { SETTINGS_FILES } from "../agent-settings-files.js";
 import { quotePath } from "../agents/export.js";
 import { RULE_FORMATS } from "../gather/rules/index.js";
@@ -270,9 +270,9 @@ export const AGENT_DIR_INSTRUCTION_FILES: readonly string[] = [
  * are the home folder's beside them (each preset's comment names them).
  * `render -o` and `export --out` refuse them: the project's prompt, a
  * repository's text in it, would be read as yours in every project (review
- * rev92d F5). By their default places only: `CODEX_HOME`,
- * `CLAUDE_CONFIG_DIR` or `XDG_CONFIG_HOME` elsewhere are not followed; pi's
- * agent dir is followed where the render resolves it ({@link globalInstructionPlaces}).
+ * rev92d F5). At their default places, and where `CLAUDE_CONFIG_DIR`, `CODEX_HOME` or
+ * `XDG_CONFIG_HOME` move them ({@link MOVED_INSTRUCTION_PLACES}, review rev107e F3); pi's
+ * agent dir is followed where pi or the render resolves it ({@link globalInstructionPlaces}).
  */
 export const GLOBAL_INSTRUCTION_FILES: Readonly<Record<ToolAgent | "pi", readonly string[]>> = {
   "claude-code": [".claude/CLAUDE.md"],
@@ -287,11 +287,61 @@ export const GLOBAL_INSTRUCTION_FILES: Readonly<Record<ToolAgent | "pi", readonl
  * workspace as your rules, as {@link GLOBAL_INSTRUCTION_FILES} are loaded: Cline's global rules
  * folder, `~/Documents/Cline/Rules` (on Linux some installs use `~/Cline/Rules`; Cline's docs,
  * "Global Rules Directory Location"). Not a dot folder, so no other rule reaches it (review
- * rev101d F3).
+ * rev101d F3). Claude Code's user rules folder `~/.claude/rules`, walked down every folder for
+ * its `.md` files, each loaded as yours with its `@` imports expanded (Claude Code 2.1.332's
+ * rules walk, review rev107e F2). Of the other agents sysprompt exports for, Gemini CLI 0.61.0
+ * and opencode 1.18.33 load their global files alone, and Codex 0.171.0's `~/.codex/rules`
+ * holds `.rules` command policies, not instructions.
  */
 export const GLOBAL_INSTRUCTION_FOLDERS: Readonly<Record<string, readonly string[]>> = {
   Cline: ["Documents/Cline/Rules", "Cline/Rules"],
+  "claude-code": [".claude/rules"],
 };
+
+/**
+ * The agents of {@link GLOBAL_INSTRUCTION_FOLDERS} that expand the `@` imports of each file in
+ * their folder, as of their global instructions file: what those files import is yours too
+ * (review rev107e F1).
+ */
+export const IMPORTING_INSTRUCTION_FOLDERS: ReadonlySet<string> = new Set(["claude-code"]);
+
+/**
+ * The agents' folders an environment variable moves, with the global instructions files and
+ * folders the agent loads there: Claude Code's `$CLAUDE_CONFIG_DIR` (`CLAUDE.md`, `rules/`: its
+ * config folder in place of `~/.claude`), Codex's `$CODEX_HOME` (`AGENTS.md`,
+ * `AGENTS.override.md`), opencode's `$XDG_CONFIG_HOME/opencode` (`AGENTS.md`). Followed when the
+ * value is absolute or from `~` (as `$SYSPROMPT_AGENT_DIR` is); a relative one is not (review
+ * rev107e F3).
+ */
+export const MOVED_INSTRUCTION_PLACES: readonly {
+  variable: string;
+  agent: string;
+  below: string;
+  files: readonly string[];
+  folders: readonly string[];
+}[] = [
+  {
+    variable: "CLAUDE_CONFIG_DIR",
+    agent: "claude-code",
+    below: "",
+    files: ["CLAUDE.md"],
+    folders: ["rules"],
+  },
+  {
+    variable: "CODEX_HOME",
+    agent: "codex",
+    below: "",
+    files: ["AGENTS.md", "AGENTS.override.md"],
+    folders: [],
+  },
+  {
+    variable: "XDG_CONFIG_HOME",
+    agent: "opencode",
+    below: "opencode",
+    files: ["AGENTS.md"],
+    folders: [],
+  },
+];
 
 /** A global instructions place ({@link globalInstructionPlaces}): a file, or a folder of them. */
 export interface GlobalInstructionPlace {
@@ -316,16 +366,17 @@ export interface OwnedHome {
 /**
  * The agent whose global instructions file ({@link GLOBAL_INSTRUCTION_FILES},
  * {@link GLOBAL_INSTRUCTION_FOLDERS}, an agent dir's {@link AGENT_DIR_INSTRUCTION_FILES})
- * one of `paths` is, in one of `homes` (your home folder by its names) or `agentDirs`, and
- * which one (`~/.gemini/GEMINI.md`); undefined for none.
+ * one of `paths` is, in one of `homes` (your home folder by its names) or `agentDirs`, or where
+ * `env` moves it, and which one (`~/.gemini/GEMINI.md`); undefined for none.
  */
 export function globalInstructionFileOf(
   paths: readonly string[],
   homes: readonly (string | OwnedHome)[],
   agentDirs: readonly string[] = [],
+  env?: Readonly<Record<string, string | undefined>>,
 ): GlobalInstructionPlace | undefined {
   const keys = paths.map(samePathKey);
-  return globalInstructionPlaces(homes, agentDirs).find((place) =>
+  return globalInstructionPlaces(homes, agentDirs, env).find((place) =>
     keys.some((k) => placeHolds(place, k)),
   );
 }
@@ -341,14 +392,18 @@ export function placeHolds(place: GlobalInstructionPlace, key: string): boolean 
  * GLOBAL_INSTRUCTION_FOLDERS}) at its default place in each of `homes`, in that order: its agent,
  * its name from the home folder (`~/.gemini/GEMINI.md`) and its path there; then pi's files at
  * the top of each of `agentDirs` (the agent dir the render resolves, as given and by its real
- * path: review rev101d F2). What `-o` is compared with, as written and by the real paths they
- * lead to. A home given with its user ({@link OwnedHome}) is another user's (`~alice/...`, "the
- * home folder of alice"): run as root, hers are hers as yours are yours (review rev103b F1).
+ * path: review rev101d F2); then, with `env`, the places its variables move ({@link
+ * MOVED_INSTRUCTION_PLACES}, `~` the first of `homes` given as a path). What `-o` is compared
+ * with, as written and by the real paths they lead to. A home given with its user ({@link
+ * OwnedHome}) is another user's (`~alice/...`, "the home folder of alice"): run as root, hers
+ * are hers as yours are yours (review rev103b F1).
  */
 export function globalInstructionPlaces(
   homes: readonly (string | OwnedHome)[],
   agentDirs: readonly string[] = [],
+  env?: Readonly<Record<string, string | undefined>>,
 ): GlobalInstructionPlace[] {
+  const home = homes.find((h): h is string => typeof h === "string");
   return [
     ...homes.flatMap((given) => {
       const home = typeof given === "string" ? given : given.path;
@@ -386,7 +441,36 @@ export function globalInstructionPlaces(
         where: "your agent dir",
       })),
     ),
+    ...(env === undefined || home === undefined ? [] : movedInstructionPlaces(env, home)),
   ];
+}
+
+/** The places {@link MOVED_INSTRUCTION_PLACES} names under `env`, `~` being `home`. */
+function movedInstructionPlaces(
+  env: Readonly<Record<string, string | undefined>>,
+  home: string,
+): GlobalInstructionPlace[] {
+  return MOVED_INSTRUCTION_PLACES.flatMap(({ variable, agent, below, files, folders }) => {
+    const value = env[variable];
+    const at = variable.startsWith("XDG_")
+      ? xdgFolder(env, variable as "XDG_CONFIG_HOME")
+      : value !== undefined && (isAbsolute(value) || value === "~" || value.startsWith("~/"))
+        ? expandHome(value, home)
+        : undefined;
+    if (at === undefined) return [];
+    const dir = join(at, below);
+    const where = `the folder $${variable} names`;
+    return [
+      ...files.map((f) => ({ agent, file: join(dir, f), path: join(dir, f), where })),
+      ...folders.map((f) => ({
+        agent,
+        file: `${join(dir, f)}/`,
+        path: join(dir, f),
+        where,
+        folder: true as const,
+      })),
+    ];
+  });
 }
 
 /** A path as the instructions files' places are compared: without case, trailing dots and spaces. */

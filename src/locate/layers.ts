@@ -92,6 +92,41 @@ export function resolveAgentDir(options: {
   return resolve(options.cwd, expandHome(raw, options.home));
 }
 
+/**
+ * `$PI_CODING_AGENT_DIR`, pi's agent dir, when it is absolute or starts from the home folder and
+ * is UTF-8 (as {@link envAgentDir} reads `$SYSPROMPT_AGENT_DIR`), `~` unexpanded; else undefined.
+ */
+export function envPiAgentDir(
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  const value = env.PI_CODING_AGENT_DIR;
+  return value && ignoredEnvFolderReason(value) === undefined ? value : undefined;
+}
+
+/**
+ * Every agent dir whose files are yours, as pi or sysprompt would resolve one: the one the render
+ * resolves ({@link resolveAgentDir}: `--agent-dir`, `$SYSPROMPT_AGENT_DIR`), pi's own
+ * (`$PI_CODING_AGENT_DIR`, {@link envPiAgentDir}), and the default `~/.pi/agent`; each once, in
+ * that order. What `-o`/`--out` judges as your agent dir: pi loads the `SYSTEM.md`,
+ * `APPEND_SYSTEM.md` and `prompts/` of the folder `$PI_CODING_AGENT_DIR` names whatever
+ * sysprompt's render reads (review rev107e F3).
+ */
+export function yourAgentDirs(options: {
+  agentDir?: string | undefined;
+  env: Readonly<Record<string, string | undefined>>;
+  home: string;
+  cwd: string;
+}): string[] {
+  const pi = envPiAgentDir(options.env);
+  return [
+    ...new Set([
+      resolveAgentDir(options),
+      ...(pi === undefined ? [] : [resolve(options.cwd, expandHome(pi, options.home))]),
+      join(options.home, ".pi", "agent"),
+    ]),
+  ];
+}
+
 /** The path options every entry point shares; each is optional. */
 export interface CommonPathOptions {
   /** Working directory (relative: against `process.cwd()`; `~` is `home`). Default: `process.cwd()`. */

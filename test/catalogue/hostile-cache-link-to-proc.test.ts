@@ -9,7 +9,10 @@ import { BUILT_CLI, ensureBuilt } from "./_built.js";
 // (XDG_CACHE_HOME=$PWD/.cache, or HOME=$PWD/.home holding `.cache -> /proc`, as CI jobs set
 // them). Node's recursive mkdir of `.cache/sysprompt` spun for ever in C++ (mkdir says ENOENT
 // under /proc, a folder that exists), deaf to SIGTERM: export and explain --simulate ran at
-// 100% CPU until SIGKILL. Now each folder is one plain mkdir, and ENOENT is a refusal.
+// 100% CPU until SIGKILL. Now each folder is one plain mkdir, and ENOENT is a refusal. Since
+// rev107e F2 the checkout's own `.cache` link, below the working folder, is refused before any
+// mkdir (a cache never lives through a link in the folder you render); `.home/.cache` under
+// HOME=$PWD/.home (a working folder holding your home is not judged so) still meets the mkdir.
 
 /** Past this the child is killed (SIGKILL: the loop hears no other signal); the bug never ends. */
 const KILL_AFTER_MS = 20_000;
@@ -60,16 +63,24 @@ describe.skipIf(process.platform !== "linux")(
         expect({ signal: run.signal, code: run.code, stderr: run.stderr }).toEqual({
           signal: null,
           code: 2,
-          stderr: `sysprompt: export: ${cache}/sysprompt: cannot create it: the folder above it exists but takes no new folder (ENOENT); pass --out with a path of yours\n`,
+          stderr:
+            env === XDG_IN_CHECKOUT
+              ? `sysprompt: export: ${cache}: a symbolic link in the working folder ${run.project}, on the way to sysprompt's cache folder ${cache}/sysprompt; in the folder you work in, every folder down to the cache folder must be a real folder (the repository may ship a link that leads anywhere): set XDG_CACHE_HOME to a folder of yours, or pass --out with a path of yours\n`
+              : `sysprompt: export: ${cache}/sysprompt: cannot create it: the folder above it exists but takes no new folder (ENOENT); pass --out with a path of yours\n`,
         });
       },
     );
 
     it("explain --simulate: refused (exit 2), not a spin", { timeout: TEST_MS }, () => {
-      const run = inCheckout(["explain", "--simulate"], XDG_IN_CHECKOUT);
+      const run = inCheckout(["explain", "--simulate"], HOME_IN_CHECKOUT);
       expect({ signal: run.signal, code: run.code }).toEqual({ signal: null, code: 2 });
       expect(run.stderr).toContain(
-        `${run.project}/.cache/sysprompt: cannot create it: the folder above it exists but takes no new folder (ENOENT)`,
+        `${run.project}/.home/.cache/sysprompt: cannot create it: the folder above it exists but takes no new folder (ENOENT)`,
+      );
+      const linked = inCheckout(["explain", "--simulate"], XDG_IN_CHECKOUT);
+      expect({ signal: linked.signal, code: linked.code }).toEqual({ signal: null, code: 2 });
+      expect(linked.stderr).toContain(
+        `${linked.project}/.cache: a symbolic link in the working folder`,
       );
     });
   },

@@ -25,7 +25,7 @@ import {
 import { UnsafePathError, writeProblem } from "../../_safe-write.js";
 import { escapeInline, hasVisible } from "../../_text.js";
 import type { WatchTarget } from "../../author/watch/watch.js";
-import { findImportTokens } from "../../gather/context/import-tokens.js";
+import { claudeCodeImportPaths, findImportTokens } from "../../gather/context/import-tokens.js";
 import { MAX_IMPORT_DEPTH, resolveImport } from "../../gather/context/imports.js";
 import { NESTED_CONTEXT_NAMES } from "../../gather/context-names.js";
 import {
@@ -36,6 +36,7 @@ import {
   type GlobalInstructionPlace,
   globalInstructionFileOf,
   globalInstructionPlaces,
+  IMPORTING_INSTRUCTION_FOLDERS,
   INSTRUCTION_FILES,
   type OwnedHome,
   PROMPT_FOLDERS,
@@ -48,7 +49,7 @@ import {
   topOnlyHolders,
 } from "../../hook/snippet.js";
 import { layerFileOf } from "../../locate/layer-files.js";
-import { DEFAULT_PROJECT_DIR, resolveAgentDir, resolveCommonPaths } from "../../locate/layers.js";
+import { DEFAULT_PROJECT_DIR, resolveCommonPaths, yourAgentDirs } from "../../locate/layers.js";
 import type { SystemPromptOptions } from "../../options.js";
 import type { PreparedPrompt } from "../../render-system-prompt.js";
 import {
@@ -518,13 +519,15 @@ export async function namedOutput(
     );
     if (problem !== undefined) throw writeError(flag, problem);
   }
-  const agentDir = resolveAgentDir({
+  const agentDirs = yourAgentDirs({
     agentDir:
       flags.agentDir === undefined ? undefined : resolveUserPath(flags.agentDir, io.cwd, home),
     env: io.env,
     home,
     cwd: io.cwd,
   });
+  // The agent dir the render resolves (yourAgentDirs' first) holds the configuration judged here.
+  const agentDir = agentDirs[0] ?? join(home, ".pi", "agent");
   const promptFolder = await refuseNamedOutput(path, out.path === path ? undefined : out.path, {
     home,
     cwd: io.cwd,
@@ -547,7 +550,7 @@ export async function namedOutput(
     out,
     writable,
     home,
-    agentDir,
+    agentDirs,
     flags,
     flag,
     io,
@@ -593,7 +596,7 @@ async function refuseGlobalInstructions(
   out: OutputTarget,
   writable: boolean,
   home: string,
-  agentDir: string,
+  yourDirs: readonly string[],
   flags: { force?: unknown; untrusted?: unknown },
   flag: string,
   io: CliIo,
@@ -602,8 +605,9 @@ async function refuseGlobalInstructions(
   // real path each default place leads to, through each link on its way and its last (your
   // `~/.claude -> dotfiles/claude`, `~/.gemini/GEMINI.md -> ../dotfiles/gemini/GEMINI.md`: review
   // rev96d F1), compared with the target's, unless the write refuses the target anyway (a link
-  // on its way where none may be: said by the write, as before). pi's files at the top of the
-  // agent dir the render resolves, wherever it is, by its path and its real path (rev101d F2).
+  // on its way where none may be: said by the write, as before). pi's files at the top of each
+  // agent dir pi or the render resolves ({@link yourAgentDirs}), wherever it is, by its path and
+  // its real path (rev101d F2, rev107e F3).
   // Run as root, each other user's home folder too, by the same rule (review rev103b F1).
   const others = await otherHomes(io.passwd ?? PASSWD, home, io.env);
   const homes: (string | OwnedHome)[] = [
@@ -611,10 +615,14 @@ async function refuseGlobalInstructions(
     await realpath(home).catch(() => home),
     ...others.flatMap((o) => [o.home, o.real].map((path) => ({ path, user: o.user }))),
   ];
-  const agentDirs = [...new Set([agentDir, await realpath(agentDir).catch(() => agentDir)])];
+  const agentDirs = [
+    ...new Set(
+      (await Promise.all(yourDirs.map(async (d) => [d, await realpath(d).catch(() => d)]))).flat(),
+    ),
+  ];
   const found =
-    globalInstructionFileOf([path, out.path], homes, agentDirs) ??
-    (writable ? await globalInstructionLedTo(out.path, homes, agentDirs) : undefined);
+    globalInstructionFileOf([path, out.path], homes, agentDirs, io.env) ??
+    (writable ? await globalInstructionLedTo(out.path, homes, agentDirs, io.env) : undefined);
   if (found === undefined) return undefined;
   const what = found.folder
     ? `a file of ${found.agent}'s own instructions folder in ${escapeInline(found.where)} (${escapeInline(found.file)}), whose every file it loads by itself`
@@ -761,12 +769,13 @@ async function globalInstructionLedTo(
   write: string,
   homes: readonly (string | OwnedHome)[],
   agentDirs: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
 ): Promise<GlobalInstructionPlace | undefined> {
   const leads = linkLeads();
   const target = (await leads.path(resolve(write))).at;
   if (target === undefined) return undefined;
   const key = samePathKey(target);
-  for (const place of globalInstructionPlaces(homes, agentDirs)) {
+  for (const place of globalInstructionPlaces(homes, agentDirs, env)) {
     const at = (await leads.path(place.path)).at;
     if (at !== undefined && placeHolds({ ...place, path: at }, key)) return place;
   }
@@ -854,7 +863,8 @@ const AGENT_DIR_READ_FOLDERS: readonly string[] = [
 
 /**
  * What makes `write` a file the render reads as yours, whatever project holds it, or undefined:
- * a file at the top of the agent dir the render resolves or in one of its {@link
+ * a file at the top of an agent dir pi or the render resolves ({@link yourDirsOf}: pi's
+ * `$PI_CODING_AGENT_DIR` too, review rev107e F3) or in one of its {@link
  * AGENT_DIR_READ_FOLDERS}, a file `--system-prompt` or `--append-system-prompt` names, or any
  * file the render printed as yours ({@link yourFilesRead}: your context file and everything it
  * imports, your layer's sections and base prompt, your skills and rules); each by its path and
@@ -866,7 +876,7 @@ async function yourInputOf(
   write: string,
   importsNamed: readonly { path: string; what: string }[],
 ): Promise<string | undefined> {
-  const agentDir = prepared.opts?.agentDir ?? resolveCommonPaths(options).agentDir;
+  const dirs = yourDirsOf(options, prepared);
   const named = [
     prepared.opts?.systemPrompt?.path,
     ...(prepared.opts?.appendSystemPrompt ?? []).map((p) => p.path),
@@ -878,13 +888,15 @@ async function yourInputOf(
   };
   const targets = (await ledTo(write)).map(samePathKey);
   const read = new Set(AGENT_DIR_READ_FOLDERS.map(samePathKey));
-  for (const dir of (await ledTo(agentDir)).map(samePathKey)) {
-    const top = `${dir.replace(/\/$/, "")}/`;
-    const names = targets
-      .filter((t) => t.startsWith(top))
-      .map((t) => t.slice(top.length).split("/"));
-    if (names.some((n) => n.length === 1 || read.has(n[0] ?? ""))) {
-      return `a file of your agent dir ${escapeInline(agentDir)}`;
+  for (const agentDir of dirs) {
+    for (const dir of (await ledTo(agentDir)).map(samePathKey)) {
+      const top = `${dir.replace(/\/$/, "")}/`;
+      const names = targets
+        .filter((t) => t.startsWith(top))
+        .map((t) => t.slice(top.length).split("/"));
+      if (names.some((n) => n.length === 1 || read.has(n[0] ?? ""))) {
+        return `a file of your agent dir ${escapeInline(agentDir)}`;
+      }
     }
   }
   for (const p of named) {
@@ -899,6 +911,16 @@ async function yourInputOf(
     if (targets.some((t) => keys.includes(t))) return `${what}, ${escapeInline(path)}`;
   }
   return undefined;
+}
+
+/**
+ * The agent dirs whose files are yours for the render `prepared` of `options` ({@link
+ * yourAgentDirs}): the one it resolved first, then pi's (`$PI_CODING_AGENT_DIR`) and the default.
+ */
+function yourDirsOf(options: SystemPromptOptions, prepared: PreparedPrompt): string[] {
+  const { cwd, home } = resolveCommonPaths(options);
+  const agentDir = prepared.opts?.agentDir ?? options.agentDir;
+  return yourAgentDirs({ agentDir, env: options.env ?? process.env, home, cwd });
 }
 
 /** The steps that read what is yours: one of them late or failed, what is yours is not known. */
@@ -918,11 +940,16 @@ function unfinishedStep(prepared: PreparedPrompt): string | undefined {
 const NAMED_IMPORT_FILES = 32;
 
 /**
- * Every path named by an import line (`@path`, as {@link findImportTokens} reads it, the import
- * reader's own) of your instructions files: your context files as the render traced them and
- * what they import, and each agent's global instructions file that it expands by itself
- * ({@link globalInstructionPlaces}: `~/.claude/CLAUDE.md`, `~/.gemini/GEMINI.md`, the agent
- * dir's `AGENTS.md`...), followed {@link MAX_IMPORT_DEPTH} levels; each resolved as the agents
+ * Every path named by an import line of your instructions files, by either reading of it: the
+ * import reader's own ({@link findImportTokens}) and Claude Code's ({@link claudeCodeImportPaths}:
+ * `@a.md#usage` names `a.md`, `@my\ notes/b.md` names `my notes/b.md`; review rev107e F1), a
+ * path either names counted. Your instructions files: your context files as the render traced
+ * them and what they import, each agent's global instructions file that it expands by itself
+ * ({@link globalInstructionPlaces}: `~/.claude/CLAUDE.md`, `~/.gemini/GEMINI.md`, each agent
+ * dir's `AGENTS.md`...), and the `.md` files of each global instructions folder whose files'
+ * imports its agent expands ({@link IMPORTING_INSTRUCTION_FOLDERS}: Claude Code's
+ * `~/.claude/rules`, walked down as it walks it, {@link RULES_FOLDER_ENTRIES} entries at most;
+ * rev107e F1); followed {@link MAX_IMPORT_DEPTH} levels; each resolved as the agents
  * resolve it ({@link resolveImport}: from the file's folder, `~/` from home), by the file's path
  * and its real path, a missing file included: written, the next render (or Claude Code, Gemini
  * CLI) reads it as yours. Read through the door (`readRepoCapped` with `own`, placed as the render places your files) at {@link DEFAULT_MAX_CONTEXT_BYTES},
@@ -933,15 +960,19 @@ async function importsNamedByYours(
   options: SystemPromptOptions,
   prepared: PreparedPrompt,
 ): Promise<{ files: { path: string; what: string }[]; unknown?: string }> {
-  const { home, agentDir } = resolveCommonPaths(options);
-  const dir = prepared.opts?.agentDir ?? agentDir;
+  const { home } = resolveCommonPaths(options);
+  const dirs = yourDirsOf(options, prepared);
+  const dir = dirs[0] ?? join(home, ".pi", "agent");
+  const places = globalInstructionPlaces([home], dirs, options.env ?? process.env);
+  const rules = await rulesFilesIn(
+    places.filter((p) => p.folder === true && IMPORTING_INSTRUCTION_FOLDERS.has(p.agent)),
+  );
   const starts = [
     ...prepared.context.files
       .filter((f) => f.origin === "user")
       .flatMap((f) => [f.path, ...f.imports]),
-    ...globalInstructionPlaces([home], [dir])
-      .filter((p) => p.folder !== true)
-      .map((p) => p.path),
+    ...places.filter((p) => p.folder !== true).map((p) => p.path),
+    ...rules.files,
   ];
   // Your files as the render reads them: one in a checkout through that checkout's door.
   const trusted = prepared.opts?.trusted !== false && options.projectTrusted !== false;
@@ -967,12 +998,15 @@ async function importsNamedByYours(
           unknown: `${escapeInline(path)}, a file of yours, is over ${DEFAULT_MAX_CONTEXT_BYTES} bytes`,
         };
       }
-      const tokens = findImportTokens(text.text);
-      if (tokens.length === 0) continue;
+      const tokens = new Set([
+        ...findImportTokens(text.text).map((t) => t.path),
+        ...claudeCodeImportPaths(text.text),
+      ]);
+      if (tokens.size === 0) continue;
       const real = await realpath(path).catch(() => path);
       for (const token of tokens) {
         for (const from of new Set([dirname(path), dirname(real)])) {
-          const named = resolveImport(token.path, from, home);
+          const named = resolveImport(token, from, home);
           files.push({
             path: named,
             what: `a file an instructions file of yours imports (${escapeInline(path)})`,
@@ -982,6 +1016,67 @@ async function importsNamedByYours(
       }
     }
     queue = next;
+  }
+  return rules.over === undefined ? { files } : { files, unknown: rules.over };
+}
+
+/** At most this many entries of the global rules folders are listed for {@link rulesFilesIn}. */
+const RULES_FOLDER_ENTRIES = 256;
+
+/** Folders below a global rules folder listed for {@link rulesFilesIn}, at most. */
+const RULES_FOLDER_DEPTH = 8;
+
+/**
+ * The `.md` files (any case) in each of the global instructions folders `places` and the
+ * folders below them, as Claude Code walks `~/.claude/rules` (a link to a folder followed, as it
+ * follows one), {@link RULES_FOLDER_DEPTH} levels down; more than {@link RULES_FOLDER_ENTRIES}
+ * entries listed in all, and `over` says so. A folder that is not there, or cannot be read,
+ * holds none.
+ */
+async function rulesFilesIn(
+  places: readonly GlobalInstructionPlace[],
+): Promise<{ files: string[]; over?: string }> {
+  const files: string[] = [];
+  let entries = 0;
+  for (const place of places) {
+    let level = [place.path];
+    for (let depth = 0; depth < RULES_FOLDER_DEPTH && level.length > 0; depth++) {
+      const next: string[] = [];
+      for (const folder of level) {
+        let dir: Dir;
+        try {
+          dir = opendirSync(folder, { bufferSize: 64 });
+        } catch {
+          continue;
+        }
+        try {
+          for (let entry = await dir.read(); entry !== null; entry = await dir.read()) {
+            if (++entries > RULES_FOLDER_ENTRIES) {
+              return {
+                files,
+                over: `${escapeInline(place.file)}, a folder of your instructions files, holds more than ${RULES_FOLDER_ENTRIES} entries`,
+              };
+            }
+            const path = join(folder, entry.name);
+            const kind = entry.isSymbolicLink()
+              ? await stat(path).then(
+                  (s) => (s.isDirectory() ? "dir" : "file"),
+                  () => undefined,
+                )
+              : entry.isDirectory()
+                ? "dir"
+                : "file";
+            if (kind === "dir") next.push(path);
+            else if (kind === "file" && entry.name.toLowerCase().endsWith(".md")) files.push(path);
+          }
+        } catch {
+          // A folder that fails half way gives what was read of it.
+        } finally {
+          await dir.close().catch(() => undefined);
+        }
+      }
+      level = next;
+    }
   }
   return { files };
 }

@@ -204,3 +204,25 @@ function skipFence(
   }
   return text.length;
 }
+
+/**
+ * The `@` import paths of `text` as Claude Code reads them (2.1.332, its memory file reader): an
+ * `@` at the start of the text or after whitespace, then a run of non-space characters in which
+ * `\ ` stands for a space; cut at the first `#` (`@notes.md#usage` names `notes.md`), `\ `
+ * unescaped (`@my\ notes/a.md` names `my notes/a.md`). Read over the whole text (Claude Code
+ * skips code blocks and spans; these are more, never fewer): for judging what is yours, where a
+ * path named by either reading, this module's ({@link findImportTokens}) or Claude Code's, is
+ * counted (review rev107e F1). Linear: the pattern's two branches never match the same letter.
+ */
+export function claudeCodeImportPaths(text: string): string[] {
+  const paths: string[] = [];
+  if (!text.includes("@")) return paths;
+  for (const match of text.matchAll(/(?:^|\s)@((?:[^\s\\]|\\ )+)/g)) {
+    let path = match[1] ?? "";
+    const hash = path.indexOf("#");
+    if (hash !== -1) path = path.slice(0, hash);
+    path = path.replaceAll("\\ ", " ");
+    if (path !== "" && path !== "/" && !path.startsWith("@")) paths.push(path);
+  }
+  return paths;
+}

@@ -1,5 +1,5 @@
 import { DEFAULT_AGENT } from "../../agents/index.js";
-import { fromRootOrHome, ignoredEnvFolderReason } from "../../locate/layers.js";
+import { envPiAgentDir, fromRootOrHome, ignoredEnvFolderReason } from "../../locate/layers.js";
 import type { SystemPromptOptions } from "../../options.js";
 import { CUSTOM_PROMPT_SECTION, SECTION_NAME } from "../../sections/types.js";
 import type { Diagnostic } from "../../types.js";
@@ -27,8 +27,7 @@ export const PI_DEFAULT_AGENT_DIR = "~/.pi/agent";
  * trusted in its own `trust.json`: ignored, as `$SYSPROMPT_AGENT_DIR` is.
  */
 export function piAgentDir(env: Readonly<Record<string, string | undefined>>): string {
-  const value = env.PI_CODING_AGENT_DIR;
-  return value && ignoredEnvFolderReason(value) === undefined ? value : PI_DEFAULT_AGENT_DIR;
+  return envPiAgentDir(env) ?? PI_DEFAULT_AGENT_DIR;
 }
 
 /** The warning for a `$PI_CODING_AGENT_DIR` that {@link piAgentDir} ignores (relative, or not UTF-8). */
