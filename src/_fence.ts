@@ -605,14 +605,10 @@ let reservedNames: ReadonlySet<string> | undefined;
  */
 export function endTagsWritable(closer: string): boolean {
   if (!closer.includes("</")) return true;
-  let ends = "";
-  for (const m of closer.matchAll(/<\/([^>]*)>?/g)) {
-    const name = m[1] ?? "";
-    if (!WRITABLE_END_TAG.test(name)) return false;
-    ends += `</${name}>`;
-  }
+  for (const m of closer.matchAll(/<\/([^>]*)>?/g))
+    if (!WRITABLE_END_TAG.test(m[1] ?? "")) return false;
   reservedNames ??= repositoryNames();
-  return escapeWrapperTags(ends, reservedNames) === ends;
+  return escapeWrapperTags(closer, reservedNames) === closer;
 }
 
 /** What {@link closedOpenToYours} is told: {@link HiddenRunsOptions}, and `onEscaped` when the last paragraph's `<` were written `&lt;`. */
