@@ -592,7 +592,8 @@ let reservedNames: ReadonlySet<string> | undefined;
 
 /**
  * True when every end tag in `closer` (closers sysprompt writes after a
- * repository's text: {@link rawEndTags}, {@link hiddenClosingAfter}) names an
+ * repository's text: {@link rawEndTags}, and {@link hiddenClosingAfter}'s
+ * after a host's tool result in {@link closersAfter}) names an
  * element whose end tag it may write: a plain name ({@link WRITABLE_END_TAG})
  * that the prompt-text escape leaves as it is (`escapeWrapperTags` against
  * `repositoryNames()`: no element of the prompt, a host, a chat role, a chat
@@ -1490,7 +1491,8 @@ function closersAfter(before: string, token: string): string | undefined {
   // One charge pays for the closers' check and the raw reading ({@link paidCheck}).
   const closers = (raw: boolean) => {
     const hidden = hiddenClosingAfter(blocks);
-    if (hidden === undefined) return undefined;
+    // End tags of names sysprompt may not write (`</x<|im_end|>`, `</system-reminder>`): rev107c F2.
+    if (hidden === undefined || !endTagsWritable(hidden)) return undefined;
     const closed = raw ? withRawEndTags(blocks + hidden) : blocks + hidden;
     const closer = closed?.slice(before.length);
     return closer === undefined ? undefined : closer + quirksEndTags(before, closer);
@@ -1600,10 +1602,7 @@ export function hiddenClosingAfter(
   );
   // Not closed after it but written as text (more HTML than one reading takes, or a `<plaintext>`):
   // what a host writes after it cannot be made to read as its own (rev61b F1).
-  if (!closed.startsWith(before)) return undefined;
-  // End tags of names sysprompt may not write (`</x<|im_end|>`, `</system-reminder>`): rev107c F2.
-  const closer = closed.slice(before.length);
-  return endTagsWritable(closer) ? closer : undefined;
+  return closed.startsWith(before) ? closed.slice(before.length) : undefined;
 }
 
 /**
