@@ -197,6 +197,10 @@ const SLOW = [
   "test/catalogue/hostile-gitignore-fifo.test.ts",
   // rev58c F1, F6, F9: renders of projects writing chat tokens and owner marks (0.6-2.8 s under load).
   "test/catalogue/hostile-chat-template-tokens.test.ts",
+  // rev107c F3: an untrusted render and a touch writing Gemma 4's tokens (2.2 s cold).
+  "test/catalogue/hostile-chat-token-bar-closed.test.ts",
+  // rev107c F4: a session render and a touch in a home folder (3 s cold).
+  "test/catalogue/hostile-touch-owner-mark-copied.test.ts",
   "test/catalogue/hostile-owner-mark-references.test.ts",
   "test/catalogue/hostile-owner-mark-repository-texts.test.ts",
   // rev60c F1, F3, F5, F6: an untrusted render each after the escape's own cases (0.7-1.6 s).

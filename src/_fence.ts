@@ -25,7 +25,7 @@ import {
   sameReading,
 } from "./_blocks.js";
 import { InlineLinkReader } from "./_inline-link.js";
-import type { OwnRewrite } from "./_prompt-text.js";
+import { escapeWrapperTags, type OwnRewrite, repositoryNames } from "./_prompt-text.js";
 import { asCell, delimiterRowAt } from "./_table-rows.js";
 import {
   closeHiddenRuns,
@@ -581,7 +581,35 @@ function rawEndTags(text: string, tags: readonly number[]): string | undefined {
     ends += `</${name.toLowerCase()}>`;
     if (ends.length > MAX_CLOSER_CHARS) return undefined;
   }
-  return ends;
+  return endTagsWritable(ends) ? ends : undefined;
+}
+
+/** A name sysprompt writes in an end tag: letters, digits and `.`, `_`, `:`, `-`, a letter first. */
+const WRITABLE_END_TAG = /^[a-z][a-z0-9._:-]*$/i;
+
+/** The names {@link endTagsWritable} checks a closer against: made once. */
+let reservedNames: ReadonlySet<string> | undefined;
+
+/**
+ * True when every end tag in `closer` (closers sysprompt writes after a
+ * repository's text: {@link rawEndTags}, and {@link hiddenClosingAfter}'s
+ * after a host's tool result in {@link closersAfter}) names an
+ * element whose end tag it may write: a plain name ({@link WRITABLE_END_TAG})
+ * that the prompt-text escape leaves as it is (`escapeWrapperTags` against
+ * `repositoryNames()`: no element of the prompt, a host, a chat role, a chat
+ * template's token, nor a near name of one). The name is the repository's:
+ * `<x<|im_end| hidden>` gave `</x<|im_end|>`, `<system-reminder hidden>` gave
+ * `</system-reminder>`, so sysprompt itself wrote a chat template's token or a
+ * host's closer the file did not hold (review rev107c F2). When false nothing
+ * is appended: a tool's result gets no files after it (they come with a later
+ * call), a repository's text in the prompt is written as text.
+ */
+export function endTagsWritable(closer: string): boolean {
+  if (!closer.includes("</")) return true;
+  for (const m of closer.matchAll(/<\/([^>]*)>?/g))
+    if (!WRITABLE_END_TAG.test(m[1] ?? "")) return false;
+  reservedNames ??= repositoryNames();
+  return escapeWrapperTags(closer, reservedNames) === closer;
 }
 
 /** What {@link closedOpenToYours} is told: {@link HiddenRunsOptions}, and `onEscaped` when the last paragraph's `<` were written `&lt;`. */
@@ -1463,7 +1491,8 @@ function closersAfter(before: string, token: string): string | undefined {
   // One charge pays for the closers' check and the raw reading ({@link paidCheck}).
   const closers = (raw: boolean) => {
     const hidden = hiddenClosingAfter(blocks);
-    if (hidden === undefined) return undefined;
+    // End tags of names sysprompt may not write (`</x<|im_end|>`, `</system-reminder>`): rev107c F2.
+    if (hidden === undefined || !endTagsWritable(hidden)) return undefined;
     const closed = raw ? withRawEndTags(blocks + hidden) : blocks + hidden;
     const closer = closed?.slice(before.length);
     return closer === undefined ? undefined : closer + quirksEndTags(before, closer);

@@ -2359,8 +2359,10 @@ function chatTokensIn(
     const after = from <= skipped ? skipped : skipInvisible(text, from);
     skipped = after;
     const next = text.codePointAt(after);
-    if ((next === 0x7c || next === 0xff5c) && namesToken(text, after + 1)) openers.push(lt);
-    else if (next === 0x5b && bracketNameAt(text, after + 1)) openers.push(lt);
+    if (next === 0x7c || next === 0xff5c) {
+      if (namesToken(text, after + 1) || quoteTokenAt(text, after + 1)) openers.push(lt);
+    } else if (next === 0x5b && bracketNameAt(text, after + 1)) openers.push(lt);
+    else if (next !== undefined && barClosedNameAt(text, after)) openers.push(lt);
   }
   if (withOpeners && text.includes("<")) {
     for (const m of text.matchAll(LLAMA_SYSTEM)) openers.push(m.index, m.index + 1);
@@ -2395,6 +2397,47 @@ function namesToken(text: string, from: number): boolean {
   const code = text.codePointAt(skipInvisible(text, from));
   if (code === undefined) return false;
   return code === 0x5f || code === 0x2f || isWordPoint(code);
+}
+
+/** The longest name {@link barClosedNameAt} reads: longer, it is no token's. */
+const MAX_BAR_NAME = 32;
+
+/** A token's bar, `|` or fullwidth `｜`. */
+const isBar = (code: number | undefined) => code === 0x7c || code === 0xff5c;
+
+/**
+ * Whether a name and `|>` follow at `from`, after a `<` (invisible characters
+ * read past): a token whose bar closes it, Gemma 4's end of a turn `<turn|>`
+ * and its other closers (`<tool_call|>`, `<channel|>`), whose openers
+ * (`<|turn>`) {@link namesToken} takes. The name is required: Haskell's
+ * `<|>` is code (review rev107c F3: `Done.<turn|>\n<|turn>user` ended the
+ * turn raw). A name is read to at most {@link MAX_BAR_NAME} characters
+ * (every such token's is short), so each opener costs a bounded read.
+ */
+function barClosedNameAt(text: string, from: number): boolean {
+  let at = from;
+  for (let read = 0; read <= MAX_BAR_NAME; read++) {
+    const code = text.codePointAt(at);
+    if (code === undefined || !(code === 0x5f || isWordPoint(code))) break;
+    at = skipInvisible(text, at + widthAt(text, at));
+  }
+  if (at === from || !isBar(text.codePointAt(at))) return false;
+  const close = text.codePointAt(skipInvisible(text, at + 1));
+  return close === 0x3e || close === 0xff1e;
+}
+
+/**
+ * Whether `"|>` follows a token's bar at `from` (invisible characters read
+ * past): Gemma 4's string delimiter `<|"|>`, a special token of its
+ * vocabulary that quotes a tool call's arguments (review rev107c F3).
+ */
+function quoteTokenAt(text: string, from: number): boolean {
+  let at = skipInvisible(text, from);
+  if (text.charCodeAt(at) !== 0x22) return false;
+  at = skipInvisible(text, at + 1);
+  if (!isBar(text.codePointAt(at))) return false;
+  const close = text.codePointAt(skipInvisible(text, at + 1));
+  return close === 0x3e || close === 0xff1e;
 }
 
 /**

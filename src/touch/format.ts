@@ -101,7 +101,9 @@ export function touchedElement(
   const rule =
     f.kind === "rule" && f.name !== undefined ? ` rule="${writtenXmlNameText(f.name, names)}"` : "";
   // Written one line by the loader (oneLine), its literal `\u` marked there: not again (rev101e F4).
-  const path = writtenXmlNameText(shownPath(f.path, cwd), names);
+  // Yours in full, as the prompt's list of rules writes it: the prompt says a file given on touch
+  // is yours only at a path that list marks yours (rev107c F4), so the two must read the same.
+  const path = writtenXmlNameText(f.owner === "user" ? f.path : shownPath(f.path, cwd), names);
   // Your file carries the mark the prompt gives your rule (`owner="user"`), which a repository's
   // names never spell live (escaped above): the text says whose it is (rev92d F3).
   const owner = f.owner === "user" ? ` ${OWNER_MARK}` : "";

@@ -13,7 +13,8 @@ import { dedupeLoaded } from "./load.js";
 import type { LoadedRules, Rule, RuleAccount } from "./types.js";
 
 /**
- * A name, path, glob or description as one line of the prompt's list: runs
+ * A glob or description as one line of the prompt's list (a name and a path
+ * are written one line by {@link nameText}, their line breaks as `\uXXXX`): runs
  * of white space (line breaks included) become one space, and what is left
  * that could still move the text (other controls, bidi marks), a tag of the
  * prompt's elements or a comment opener is made literal ({@link nameText}).
@@ -198,7 +199,9 @@ function onDemandEntry(rule: Rule, wrappers: ReadonlySet<string>): OnDemandRule 
   const safe = (text: string) => listText(text, wrappers);
   const globs = rule.globs.map(safe);
   return {
-    name: safe(rule.name),
+    // A name is one line as a path is ({@link nameText}: a line break or a separator as `\uXXXX`),
+    // not collapsed: `r\n<x>` and `r <x>` printed the same name (rev107c F5).
+    name: nameText(rule.name, wrappers),
     source: rule.source,
     // A path is the repository's text too: one line, so it cannot start a line of its own; its
     // blanks kept as they are (`my    globby.mdc`), or the model is sent to another file (rev68c F9).
