@@ -22,7 +22,7 @@ import {
   tooLongToName,
   xdgFolder,
 } from "../../_paths.js";
-import { UnsafePathError, writeProblem } from "../../_safe-write.js";
+import { NO_SUCH_FOLDER, UnsafePathError, writeProblem } from "../../_safe-write.js";
 import { escapeInline, hasVisible } from "../../_text.js";
 import type { WatchTarget } from "../../author/watch/watch.js";
 import { findImportTokens } from "../../gather/context/import-tokens.js";
@@ -794,7 +794,7 @@ async function globalInstructionLedTo(
 export async function refuseRenderInput(
   options: SystemPromptOptions,
   prepared: PreparedPrompt,
-  write: string,
+  target: OutputTarget,
   shown: string,
   flag: string,
   force: unknown,
@@ -802,8 +802,16 @@ export async function refuseRenderInput(
 ): Promise<void> {
   // A target the write refuses anyway (a link, a folder) is said by the write, as before; one in
   // the project is the repository's own file (`.cursorrules`, its AGENTS.md), no text of yours,
-  // unless it is yours by where the render reads it from.
-  if ((await writeProblem(write)) !== undefined) return;
+  // unless it is yours by where the render reads it from. Asked with the write's own `within`, and
+  // a missing folder is no reason to stop: the write makes it, so the path is judged as it will be
+  // then (review rev107d F1: `-o ~/.pi/agent/prompts/x.md` with no `prompts/` yet, or `-o
+  // ~/notes/policy.md` your AGENTS.md imports, was written, every check here skipped).
+  const write = target.path;
+  const problem = await writeProblem(
+    write,
+    target.within === undefined ? {} : { within: target.within },
+  );
+  if (problem !== undefined && problem.reason !== NO_SUCH_FOLDER) return;
   const project = options.cwd === undefined ? undefined : await findProjectRoot(options.cwd);
   const untrusted = prepared.opts?.trusted === false || options.projectTrusted === false;
   const inProject = project !== undefined && isWithin(write, project);
