@@ -833,7 +833,10 @@ export async function refuseRenderInput(
     const targets = await renderReadTargets(options, prepared);
     if (!reads(targets, write) && !(await readThroughLinks(targets, write, project))) return;
   }
-  const why = `${escapeInline(shown)}: this render reads that file (${yours ?? "a file of your agent dir, a context file, an import, a file a layer loads"}): the prompt written there, the repository's text in it, would be read as that file's by every later render`;
+  const why =
+    yours?.agent === undefined
+      ? `${escapeInline(shown)}: this render reads that file (${yours?.what ?? "a file of your agent dir, a context file, an import, a file a layer loads"}): the prompt written there, the repository's text in it, would be read as that file's by every later render`
+      : `${escapeInline(shown)}: ${yours.agent} reads that file as yours (${yours.what}): the prompt written there, the repository's text in it, would be read as your words in every project`;
   if (yours !== undefined && untrusted) {
     throw new RefusedError(
       `${flag}: ${why}; not written, and --force does not write an untrusted project's prompt over a file of yours: write it elsewhere`,
@@ -863,7 +866,11 @@ const AGENT_DIR_READ_FOLDERS: readonly string[] = [
 /**
  * What makes `write` a file the render reads as yours, whatever project holds it, or undefined:
  * a file at the top of the agent dir the render resolves or in one of its {@link
- * AGENT_DIR_READ_FOLDERS}, a file `--system-prompt` or `--append-system-prompt` names, or any
+ * AGENT_DIR_READ_FOLDERS}, a file below one of the agents' prompt folders in your home folder
+ * ({@link PROMPT_FOLDERS} there, as the agent dir's `prompts/`: Codex sends `~/.codex/prompts/x.md`
+ * as your message on `/prompts:x`, a Claude Code output style in `~/.claude/output-styles/` is
+ * part of its system prompt, in every project; `agent` names who reads it, review rev107d F2),
+ * a file `--system-prompt` or `--append-system-prompt` names, or any
  * file the render printed as yours ({@link yourFilesRead}: your context file and everything it
  * imports, your layer's sections and base prompt, your skills and rules); each by its path and
  * by the real path it leads to (review rev101d F1, rev103b F3).
@@ -873,7 +880,7 @@ async function yourInputOf(
   prepared: PreparedPrompt,
   write: string,
   importsNamed: readonly { path: string; what: string }[],
-): Promise<string | undefined> {
+): Promise<{ what: string; agent?: string } | undefined> {
   const agentDir = prepared.opts?.agentDir ?? resolveCommonPaths(options).agentDir;
   const named = [
     prepared.opts?.systemPrompt?.path,
@@ -892,19 +899,28 @@ async function yourInputOf(
       .filter((t) => t.startsWith(top))
       .map((t) => t.slice(top.length).split("/"));
     if (names.some((n) => n.length === 1 || read.has(n[0] ?? ""))) {
-      return `a file of your agent dir ${escapeInline(agentDir)}`;
+      return { what: `a file of your agent dir ${escapeInline(agentDir)}` };
+    }
+  }
+  const { home } = resolveCommonPaths(options);
+  for (const [agent, folders] of Object.entries(PROMPT_FOLDERS)) {
+    for (const folder of folders.map((f) => join(home, f))) {
+      const tops = (await ledTo(folder)).map((k) => `${samePathKey(k).replace(/\/$/, "")}/`);
+      if (targets.some((t) => tops.some((top) => t.startsWith(top)))) {
+        return { what: `a file of ${agent}'s prompt folder ${escapeInline(folder)}`, agent };
+      }
     }
   }
   for (const p of named) {
     const keys = (await ledTo(p)).map(samePathKey);
     if (targets.some((t) => keys.includes(t))) {
-      return `a file --system-prompt or --append-system-prompt names, ${escapeInline(p)}`;
+      return { what: `a file --system-prompt or --append-system-prompt names, ${escapeInline(p)}` };
     }
   }
   for (const { path, what } of [...yourFilesRead(prepared), ...importsNamed]) {
     const at = resolve(path);
     const keys = [at, await realpath(at).catch(() => at)].map(samePathKey);
-    if (targets.some((t) => keys.includes(t))) return `${what}, ${escapeInline(path)}`;
+    if (targets.some((t) => keys.includes(t))) return { what: `${what}, ${escapeInline(path)}` };
   }
   return undefined;
 }
