@@ -568,6 +568,12 @@ export async function namedOutput(
       `${flag}: ${path}: ${who} ${writes}, or ${instead}; not written: a file of another name may be one a program loads as code (a shell's activate, a Makefile.PL, a *.mk), and the prompt holds a repository's text`,
     );
   }
+  const site = await mdxSiteOf(out.path);
+  if (site !== undefined) {
+    throw new RefusedError(
+      `${flag}: ${escapeInline(path)}: a Markdown file below an MDX site (${escapeInline(site.config)}), which ${site.site} compiles as MDX, as a .mdx file: its import/export lines and {…} expressions run when the site builds, and the prompt holds a repository's text; not written: write the prompt out of the site's folders, or to a .txt file`,
+    );
+  }
   return {
     ...out,
     ...(promptFolder === undefined ? {} : { promptFolder }),
@@ -1175,6 +1181,77 @@ export const PROMPT_ENDINGS: readonly string[] = [
   // Cursor's rule files: Markdown under a front matter, read as rules (sysprompt reads them too).
   ".mdc",
 ];
+
+/**
+ * The sites that compile a `.md` file as MDX by default, as a `.mdx` one ({@link PROMPT_ENDINGS}
+ * refuses that ending), by the config files at a site's root: Docusaurus 3 ("uses the MDX format
+ * for all files (including .md files)" unless `markdown.format` says otherwise). Others (Next.js's
+ * `@next/mdx`, Gatsby's plugin) compile `.md` only when configured to (review rev107d F3).
+ */
+const MDX_SITES: readonly { site: string; configs: readonly string[] }[] = [
+  {
+    site: "Docusaurus",
+    configs: ["js", "mjs", "ts", "cjs"].map((e) => `docusaurus.config.${e}`),
+  },
+];
+
+/** The names {@link mdxSiteOf} looks at: Markdown a site may compile as MDX. */
+const MDX_COMPILED_ENDINGS: readonly string[] = [".md", ".markdown"];
+
+/** The most folders {@link mdxSiteOf} looks in, up from a target's own. */
+const MDX_SITE_LEVELS = 32;
+
+/**
+ * The MDX site ({@link MDX_SITES}) whose root holds a folder of `write`, a Markdown file
+ * ({@link MDX_COMPILED_ENDINGS}), or undefined: a site's config file (any entry by that name: a
+ * link counts, the site follows it) in the target's folder or one above it, up to the folder's
+ * project root ({@link findProjectRoot}: a repository's top; with none, {@link MDX_SITE_LEVELS}
+ * folders, not above the file system's root), looked for along the path as written and along
+ * the real path of its nearest existing folder (a link of yours into a site's `docs/`). One
+ * `lstat` a config name a folder, no file read (review rev107d F3: an untrusted repository's
+ * `{…}` text written to `site/docs/x.md` ran when the Docusaurus site built).
+ */
+export async function mdxSiteOf(
+  write: string,
+): Promise<{ site: string; config: string } | undefined> {
+  const name = nameKey(basename(write));
+  if (!MDX_COMPILED_ENDINGS.some((e) => name.length > e.length && name.endsWith(e))) {
+    return undefined;
+  }
+  const folder = dirname(resolve(write));
+  // The nearest existing folder's real path, with the names still to be made after it.
+  let existing = folder;
+  const rest: string[] = [];
+  while ((await lstatKindOrMissing(existing).catch(() => undefined)) === undefined) {
+    const up = dirname(existing);
+    if (up === existing || rest.length >= MDX_SITE_LEVELS) break;
+    rest.unshift(basename(existing));
+    existing = up;
+  }
+  const real = await realpath(existing).catch(() => undefined);
+  const starts = [folder, ...(real === undefined ? [] : [join(real, ...rest)])];
+  for (const start of new Set(starts)) {
+    // No root found: findProjectRoot gives the folder itself.
+    const found = await findProjectRoot(start).catch(() => start);
+    const root =
+      found !== start || (await holdsProjectRoot(start).catch(() => false)) ? found : undefined;
+    let at = start;
+    for (let level = 0; level < MDX_SITE_LEVELS; level++) {
+      for (const { site, configs } of MDX_SITES) {
+        for (const config of configs) {
+          const path = join(at, config);
+          if ((await lstatKindOrMissing(path).catch(() => undefined)) !== undefined) {
+            return { site, config: path };
+          }
+        }
+      }
+      const up = dirname(at);
+      if (up === at || (root !== undefined && !isWithin(up, root))) break;
+      at = up;
+    }
+  }
+  return undefined;
+}
 
 /**
  * Why `path` is no name for a prompt, or undefined: its name does not end in one of {@link
