@@ -26,6 +26,12 @@ const SLOW = [
   "test/catalogue/hostile-output-own-imports.test.ts",
   // rev105e F1: a dozen CLI renders with -o, the first loads the CLI (1.2 s idle).
   "test/catalogue/hostile-output-named-import.test.ts",
+  // fx107d (rev107d F1): a dozen CLI renders, exports and watches with -o (1.4 s idle, the first cold).
+  "test/catalogue/hostile-output-missing-folder.test.ts",
+  // fx107d (rev107d F2): a dozen CLI renders, exports and a watch with -o (1.5 s idle, the first cold).
+  "test/catalogue/hostile-output-home-prompt-folders.test.ts",
+  // fx107d (rev107d F3): a dozen CLI renders, exports and a watch with -o (1.5 s idle, the first cold).
+  "test/catalogue/hostile-output-mdx-site.test.ts",
   // fx104c (rev101e F4): a render with the tree, an explain and a list, the first loads the CLI.
   "test/catalogue/hostile-name-literal-backslash-u.test.ts",
   // fx105b (rev104c F3): two CLI renders, the first loads the CLI (8 s at a load of 17).

@@ -134,6 +134,9 @@ export const KIND_WORDS: Record<Exclude<LstatKind, "missing">, string> = {
   device: "a device",
 };
 
+/** {@link writeProblem}'s reason for a folder on the way that is missing (and no `within` makes it). */
+export const NO_SUCH_FOLDER = "there is no such folder";
+
 /**
  * Why `path` cannot be written safely, or `undefined` when it can: what
  * {@link writeFileNoFollow} would refuse, checked without writing. Use it to
@@ -159,7 +162,7 @@ export async function writeProblem(
     if (kind instanceof UnsafePathError) return kind;
     if (kind === "missing") {
       if (options.within === undefined) {
-        return new UnsafePathError("unsafe-target", folder, "there is no such folder");
+        return new UnsafePathError("unsafe-target", folder, NO_SUCH_FOLDER);
       }
       return undefined; // it and what is below it will be created
     }

@@ -157,7 +157,9 @@ export function rulePlacesIn(folder: string): string[] {
  * opencode's `prompts/` beside its config, where its `{file:./prompts/x.txt}`
  * points. `export --out` writes a prompt there, anywhere below. Not the
  * command folders: Claude Code's and opencode's commands run shell lines
- * (`!`), Gemini CLI's are TOML.
+ * (`!`), Gemini CLI's are TOML. In your home folder each is yours (its agent reads it in every
+ * project as your words): `render -o` writes an untrusted project's prompt into none of them
+ * (`yourInputOf` in src/cli/commands/_output-file.ts; review rev107d F2).
  */
 export const PROMPT_FOLDERS: Readonly<Record<ToolAgent | "pi", readonly string[]>> = {
   "claude-code": [".claude/output-styles"],

@@ -10,7 +10,8 @@ import { cli } from "./_output-link.js";
 // `.worktreeinclude` and plugin manifests (`.claude-plugin/`); Codex's plugin marketplaces
 // (`.agents/plugins/`). Refused although they are prompt text: the prompt folders in agents'
 // folders (opencode's `prompts/` of `{file:./prompts/x.txt}`, Codex's custom prompts, pi's
-// templates, Claude Code's output styles), where nothing runs and nothing is set.
+// templates, Claude Code's output styles), where nothing runs and nothing is set; yours (in your
+// home folder, your agent dir) only with --force (rev105e F2, rev107d F2).
 
 const MINE = "GEMINI_API_KEY=yours\n";
 
@@ -44,17 +45,32 @@ describe("hostile-export-out-agent-names: files agents read by name, and their p
     expect(readFileSync(join(root, file), "utf8")).toBe(MINE);
   });
 
+  // In your home folder (and your agent dir) a prompt folder is yours: a trusted project's prompt
+  // is written there only with --force and a warning (review rev105e F2, rev107d F2).
   it.each([
-    ["~/.config/opencode/prompts/build.txt", "home/.config/opencode/prompts/build.txt"],
-    [".opencode/prompts/plan.txt", "p/.opencode/prompts/plan.txt"],
-    ["~/.codex/prompts/review.md", "home/.codex/prompts/review.md"],
-    ["../agent/prompts/x.md", "agent/prompts/x.md"],
-    [".pi/prompts/x.md", "p/.pi/prompts/x.md"],
-    ["~/.claude/output-styles/mine.md", "home/.claude/output-styles/mine.md"],
-  ])("the prompt file %s is written", async (out, file) => {
+    ["~/.config/opencode/prompts/build.txt", "home/.config/opencode/prompts/build.txt", true],
+    [".opencode/prompts/plan.txt", "p/.opencode/prompts/plan.txt", false],
+    ["~/.codex/prompts/review.md", "home/.codex/prompts/review.md", true],
+    ["../agent/prompts/x.md", "agent/prompts/x.md", true],
+    [".pi/prompts/x.md", "p/.pi/prompts/x.md", false],
+    ["~/.claude/output-styles/mine.md", "home/.claude/output-styles/mine.md", true],
+  ])("the prompt file %s is written (yours: with --force)", async (out, file, yours) => {
     const root = setup();
-    const result = await exportTo(root, out);
+    if (yours) {
+      const refused = await exportTo(root, out);
+      expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining("pass --force")]);
+      expect(existsSync(join(root, file))).toBe(false);
+    }
+    const result = await cli(root, join(root, "p"), [
+      "export",
+      "--agent",
+      "codex",
+      "--out",
+      out,
+      ...(yours ? ["--force"] : []),
+    ]);
     expect([result.code, result.stderr]).toEqual([0, expect.stringContaining("wrote")]);
+    expect(result.stderr.includes("WARNING")).toBe(yours);
     expect(existsSync(join(root, file))).toBe(true);
   });
 

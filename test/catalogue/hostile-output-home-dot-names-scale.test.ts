@@ -58,7 +58,7 @@ describe("hostile-output-home-dot-names: -o never writes a dot-name under your h
     expect(out.stderr).toContain("a file in the folder .config in your home folder");
   });
 
-  it("a plain file in your home folder, the default export folder and an agent's prompt folder are still written", async () => {
+  it("a plain file in your home folder, the default export folder and an agent's prompt folder (with --force: yours, rev107d F2) are still written", async () => {
     const root = setup();
     const plain = join(root, "home/notes/prompt.md");
     mkdirSync(join(root, "home/notes"));
@@ -68,7 +68,16 @@ describe("hostile-output-home-dot-names: -o never writes a dot-name under your h
     const prompts = join(root, "home/.codex/prompts/p.md");
     mkdirSync(join(root, "home/.codex/prompts"), { recursive: true });
     expect(
-      (await cli(root, join(root, "p"), ["export", "--agent", "codex", "--out", prompts])).code,
+      (
+        await cli(root, join(root, "p"), [
+          "export",
+          "--agent",
+          "codex",
+          "--out",
+          prompts,
+          "--force",
+        ])
+      ).code,
     ).toBe(0);
     expect(existsSync(prompts)).toBe(true);
   });

@@ -74,7 +74,15 @@ describe("hostile-output-named-import: -o a file an instructions file of yours n
       s.name === "context" ? { ...s, status: "timeout" as const } : s,
     );
     const refuse = (write: string) =>
-      refuseRenderInput(options, prepared, write, write, "--output", true, () => undefined);
+      refuseRenderInput(
+        options,
+        prepared,
+        { path: write },
+        write,
+        "--output",
+        true,
+        () => undefined,
+      );
     for (const write of [join(home, "notes/policy.md"), join(home, "notes/other.md")]) {
       const error = await refuse(write).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RefusedError);

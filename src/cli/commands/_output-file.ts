@@ -22,7 +22,7 @@ import {
   tooLongToName,
   xdgFolder,
 } from "../../_paths.js";
-import { UnsafePathError, writeProblem } from "../../_safe-write.js";
+import { NO_SUCH_FOLDER, UnsafePathError, writeProblem } from "../../_safe-write.js";
 import { escapeInline, hasVisible } from "../../_text.js";
 import type { WatchTarget } from "../../author/watch/watch.js";
 import { claudeCodeImportPaths, findImportTokens } from "../../gather/context/import-tokens.js";
@@ -571,6 +571,12 @@ export async function namedOutput(
       `${flag}: ${path}: ${who} ${writes}, or ${instead}; not written: a file of another name may be one a program loads as code (a shell's activate, a Makefile.PL, a *.mk), and the prompt holds a repository's text`,
     );
   }
+  const site = await mdxSiteOf(out.path);
+  if (site !== undefined) {
+    throw new RefusedError(
+      `${flag}: ${escapeInline(path)}: a Markdown file below an MDX site (${escapeInline(site.config)}), which ${site.site} compiles as MDX, as a .mdx file: its import/export lines and {…} expressions run when the site builds, and the prompt holds a repository's text; not written: write the prompt out of the site's folders, or to a .txt file`,
+    );
+  }
   return {
     ...out,
     ...(promptFolder === undefined ? {} : { promptFolder }),
@@ -803,7 +809,7 @@ async function globalInstructionLedTo(
 export async function refuseRenderInput(
   options: SystemPromptOptions,
   prepared: PreparedPrompt,
-  write: string,
+  target: OutputTarget,
   shown: string,
   flag: string,
   force: unknown,
@@ -811,8 +817,16 @@ export async function refuseRenderInput(
 ): Promise<void> {
   // A target the write refuses anyway (a link, a folder) is said by the write, as before; one in
   // the project is the repository's own file (`.cursorrules`, its AGENTS.md), no text of yours,
-  // unless it is yours by where the render reads it from.
-  if ((await writeProblem(write)) !== undefined) return;
+  // unless it is yours by where the render reads it from. Asked with the write's own `within`, and
+  // a missing folder is no reason to stop: the write makes it, so the path is judged as it will be
+  // then (review rev107d F1: `-o ~/.pi/agent/prompts/x.md` with no `prompts/` yet, or `-o
+  // ~/notes/policy.md` your AGENTS.md imports, was written, every check here skipped).
+  const write = target.path;
+  const problem = await writeProblem(
+    write,
+    target.within === undefined ? {} : { within: target.within },
+  );
+  if (problem !== undefined && problem.reason !== NO_SUCH_FOLDER) return;
   const project = options.cwd === undefined ? undefined : await findProjectRoot(options.cwd);
   const untrusted = prepared.opts?.trusted === false || options.projectTrusted === false;
   const inProject = project !== undefined && isWithin(write, project);
@@ -834,7 +848,10 @@ export async function refuseRenderInput(
     const targets = await renderReadTargets(options, prepared);
     if (!reads(targets, write) && !(await readThroughLinks(targets, write, project))) return;
   }
-  const why = `${escapeInline(shown)}: this render reads that file (${yours ?? "a file of your agent dir, a context file, an import, a file a layer loads"}): the prompt written there, the repository's text in it, would be read as that file's by every later render`;
+  const why =
+    yours?.agent === undefined
+      ? `${escapeInline(shown)}: this render reads that file (${yours?.what ?? "a file of your agent dir, a context file, an import, a file a layer loads"}): the prompt written there, the repository's text in it, would be read as that file's by every later render`
+      : `${escapeInline(shown)}: ${yours.agent} reads that file as yours (${yours.what}): the prompt written there, the repository's text in it, would be read as your words in every project`;
   if (yours !== undefined && untrusted) {
     throw new RefusedError(
       `${flag}: ${why}; not written, and --force does not write an untrusted project's prompt over a file of yours: write it elsewhere`,
@@ -865,7 +882,11 @@ const AGENT_DIR_READ_FOLDERS: readonly string[] = [
  * What makes `write` a file the render reads as yours, whatever project holds it, or undefined:
  * a file at the top of an agent dir pi or the render resolves ({@link yourDirsOf}: pi's
  * `$PI_CODING_AGENT_DIR` too, review rev107e F3) or in one of its {@link
- * AGENT_DIR_READ_FOLDERS}, a file `--system-prompt` or `--append-system-prompt` names, or any
+ * AGENT_DIR_READ_FOLDERS}, a file below one of the agents' prompt folders in your home folder
+ * ({@link PROMPT_FOLDERS} there, as the agent dir's `prompts/`: Codex sends `~/.codex/prompts/x.md`
+ * as your message on `/prompts:x`, a Claude Code output style in `~/.claude/output-styles/` is
+ * part of its system prompt, in every project; `agent` names who reads it, review rev107d F2),
+ * a file `--system-prompt` or `--append-system-prompt` names, or any
  * file the render printed as yours ({@link yourFilesRead}: your context file and everything it
  * imports, your layer's sections and base prompt, your skills and rules); each by its path and
  * by the real path it leads to (review rev101d F1, rev103b F3).
@@ -875,7 +896,7 @@ async function yourInputOf(
   prepared: PreparedPrompt,
   write: string,
   importsNamed: readonly { path: string; what: string }[],
-): Promise<string | undefined> {
+): Promise<{ what: string; agent?: string } | undefined> {
   const dirs = yourDirsOf(options, prepared);
   const named = [
     prepared.opts?.systemPrompt?.path,
@@ -895,20 +916,29 @@ async function yourInputOf(
         .filter((t) => t.startsWith(top))
         .map((t) => t.slice(top.length).split("/"));
       if (names.some((n) => n.length === 1 || read.has(n[0] ?? ""))) {
-        return `a file of your agent dir ${escapeInline(agentDir)}`;
+        return { what: `a file of your agent dir ${escapeInline(agentDir)}` };
+      }
+    }
+  }
+  const { home } = resolveCommonPaths(options);
+  for (const [agent, folders] of Object.entries(PROMPT_FOLDERS)) {
+    for (const folder of folders.map((f) => join(home, f))) {
+      const tops = (await ledTo(folder)).map((k) => `${samePathKey(k).replace(/\/$/, "")}/`);
+      if (targets.some((t) => tops.some((top) => t.startsWith(top)))) {
+        return { what: `a file of ${agent}'s prompt folder ${escapeInline(folder)}`, agent };
       }
     }
   }
   for (const p of named) {
     const keys = (await ledTo(p)).map(samePathKey);
     if (targets.some((t) => keys.includes(t))) {
-      return `a file --system-prompt or --append-system-prompt names, ${escapeInline(p)}`;
+      return { what: `a file --system-prompt or --append-system-prompt names, ${escapeInline(p)}` };
     }
   }
   for (const { path, what } of [...yourFilesRead(prepared), ...importsNamed]) {
     const at = resolve(path);
     const keys = [at, await realpath(at).catch(() => at)].map(samePathKey);
-    if (targets.some((t) => keys.includes(t))) return `${what}, ${escapeInline(path)}`;
+    if (targets.some((t) => keys.includes(t))) return { what: `${what}, ${escapeInline(path)}` };
   }
   return undefined;
 }
@@ -1246,6 +1276,77 @@ export const PROMPT_ENDINGS: readonly string[] = [
   // Cursor's rule files: Markdown under a front matter, read as rules (sysprompt reads them too).
   ".mdc",
 ];
+
+/**
+ * The sites that compile a `.md` file as MDX by default, as a `.mdx` one ({@link PROMPT_ENDINGS}
+ * refuses that ending), by the config files at a site's root: Docusaurus 3 ("uses the MDX format
+ * for all files (including .md files)" unless `markdown.format` says otherwise). Others (Next.js's
+ * `@next/mdx`, Gatsby's plugin) compile `.md` only when configured to (review rev107d F3).
+ */
+const MDX_SITES: readonly { site: string; configs: readonly string[] }[] = [
+  {
+    site: "Docusaurus",
+    configs: ["js", "mjs", "ts", "cjs"].map((e) => `docusaurus.config.${e}`),
+  },
+];
+
+/** The names {@link mdxSiteOf} looks at: Markdown a site may compile as MDX. */
+const MDX_COMPILED_ENDINGS: readonly string[] = [".md", ".markdown"];
+
+/** The most folders {@link mdxSiteOf} looks in, up from a target's own. */
+const MDX_SITE_LEVELS = 32;
+
+/**
+ * The MDX site ({@link MDX_SITES}) whose root holds a folder of `write`, a Markdown file
+ * ({@link MDX_COMPILED_ENDINGS}), or undefined: a site's config file (any entry by that name: a
+ * link counts, the site follows it) in the target's folder or one above it, up to the folder's
+ * project root ({@link findProjectRoot}: a repository's top; with none, {@link MDX_SITE_LEVELS}
+ * folders, not above the file system's root), looked for along the path as written and along
+ * the real path of its nearest existing folder (a link of yours into a site's `docs/`). One
+ * `lstat` a config name a folder, no file read (review rev107d F3: an untrusted repository's
+ * `{…}` text written to `site/docs/x.md` ran when the Docusaurus site built).
+ */
+export async function mdxSiteOf(
+  write: string,
+): Promise<{ site: string; config: string } | undefined> {
+  const name = nameKey(basename(write));
+  if (!MDX_COMPILED_ENDINGS.some((e) => name.length > e.length && name.endsWith(e))) {
+    return undefined;
+  }
+  const folder = dirname(resolve(write));
+  // The nearest existing folder's real path, with the names still to be made after it.
+  let existing = folder;
+  const rest: string[] = [];
+  while ((await lstatKindOrMissing(existing).catch(() => undefined)) === undefined) {
+    const up = dirname(existing);
+    if (up === existing || rest.length >= MDX_SITE_LEVELS) break;
+    rest.unshift(basename(existing));
+    existing = up;
+  }
+  const real = await realpath(existing).catch(() => undefined);
+  const starts = [folder, ...(real === undefined ? [] : [join(real, ...rest)])];
+  for (const start of new Set(starts)) {
+    // No root found: findProjectRoot gives the folder itself.
+    const found = await findProjectRoot(start).catch(() => start);
+    const root =
+      found !== start || (await holdsProjectRoot(start).catch(() => false)) ? found : undefined;
+    let at = start;
+    for (let level = 0; level < MDX_SITE_LEVELS; level++) {
+      for (const { site, configs } of MDX_SITES) {
+        for (const config of configs) {
+          const path = join(at, config);
+          if ((await lstatKindOrMissing(path).catch(() => undefined)) !== undefined) {
+            return { site, config: path };
+          }
+        }
+      }
+      const up = dirname(at);
+      if (up === at || (root !== undefined && !isWithin(up, root))) break;
+      at = up;
+    }
+  }
+  return undefined;
+}
 
 /**
  * Why `path` is no name for a prompt, or undefined: its name does not end in one of {@link

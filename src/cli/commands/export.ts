@@ -363,7 +363,7 @@ export async function exportCommand(flags: ExportFlags, io: CliIo): Promise<numb
     await refuseRenderInput(
       options,
       prepared,
-      target.write ?? target.path,
+      { path: target.write ?? target.path, within: target.within },
       flags.out,
       "export",
       flags.force,

@@ -97,7 +97,7 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
     await refuseRenderInput(
       seen.options,
       seen.prepared,
-      out.path,
+      out,
       flags.output,
       "--output",
       flags.force,

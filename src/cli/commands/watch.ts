@@ -69,7 +69,7 @@ export async function watchCommand(flags: WatchFlags, io: CliIo): Promise<number
     await refuseRenderInput(
       options,
       prepared,
-      target.write ?? target.path,
+      { path: target.write ?? target.path, within: target.within },
       flags.out,
       "export",
       flags.force,
