@@ -48,6 +48,10 @@ const SLOW = [
   "test/catalogue/hostile-excludesfile-named-import.test.ts",
   // fx105d (rev104a F2): two untrusted renders of a kit agent dir (2.6 s idle, the first cold).
   "test/catalogue/hostile-kit-shell-rc-agent-config-private.test.ts",
+  // fx107i (rev107a F2): two untrusted renders of a kit agent dir (3.3 s idle, the first cold).
+  "test/catalogue/hostile-kit-clone-agent-dir-link-out.test.ts",
+  // fx107i (rev107a F3): two renders and a templates load in a 1777 share (2.3 s idle, the first cold).
+  "test/catalogue/hostile-planted-writable-own-file.test.ts",
   // fx102b (rev102a F2): three CLI runs (list, two expands), the first loads the CLI (1.1 s idle).
   "test/catalogue/hostile-untrusted-own-checkout-skill-expand.test.ts",
   // fx101d (rev98a F1, rev99a F3): two renders at deadline 0 and a skills load (2.4 s idle).

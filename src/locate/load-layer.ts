@@ -87,7 +87,8 @@ export async function loadLayer(
      * Your layer (the agent dir): a file of it whose real path lies in a
      * checkout (`SYSTEM.md -> ~/kits/team/prompts.md`, `~/.pi -> ~/kits/team`)
      * is read through that checkout's door, with the render's trust, as your
-     * `AGENTS.md` is (review rev98a F1); your other files whatever their links.
+     * `AGENTS.md` is (review rev98a F1); your other files read as yours only
+     * within your home and agent dir, as every reader's (`yourPrivateRefusal`).
      */
     own?: { home: string; trusted: boolean };
     signal?: AbortSignal | undefined;
@@ -107,10 +108,7 @@ export async function loadLayer(
   const refused = await folderRefused(dir, reach);
   if (refused) return { ...emptyLayer(layer), diagnostics: [refused] };
   const { signal } = options;
-  const own =
-    !reach && options.own
-      ? await ownFilesOf(dir, { ...options.own, signal, confined: true })
-      : undefined;
+  const own = !reach && options.own ? await ownFilesOf(dir, { ...options.own, signal }) : undefined;
   const reads = (name: ResolvedFile) => options.customFiles && !options.resolved?.includes(name);
   const readOptional = (path: string) => readOptionalIn(path, reach, own);
   const rulesPath = join(dir, GENERAL_RULES_FILE);

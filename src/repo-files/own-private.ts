@@ -131,12 +131,6 @@ export interface YoursAt {
    * import the walk this module may not.
    */
   mirrored?: ((named: string, homes: readonly string[]) => boolean) | undefined;
-  /**
-   * The files of your layer proper (`SYSTEM.md`, `APPEND_SYSTEM.md`,
-   * `SYSTEM_TEMPLATE.md`, `general-rules.md`, sections, partials: `loadLayer`):
-   * one named in your home or agent dir whose links lead out of both is refused.
-   */
-  confined?: boolean | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -424,12 +418,16 @@ export function yourPrivateRefusal(
     const below = toPosix(relative(namedAt.at, named as string));
     return privateRefusal(`it is ${below === "" ? namedAt.shown : `${namedAt.shown}/${below}`}`);
   }
-  // A file of your agent dir's layer (loadLayer's) named in your home or agent dir whose links lead out of both
-  // (`APPEND_SYSTEM.md -> /run/secrets/db_password`): refused, as an import leading there is
-  // (review rev104a F2), unless it leads into your stowed dotfiles.
+  // Any file of yours read for an agent dir (its layer, AGENTS.md, rules, skills, prompt templates,
+  // your home's instruction files), named in your home or agent dir, whose links lead out of both
+  // (`APPEND_SYSTEM.md -> /run/secrets/db_password`, a kit cloned as `~/.pi/agent` whose
+  // `AGENTS.md` links there): refused, as an import leading there is (review rev104a F2), for
+  // every reader, not a flag each must remember (review rev107a F2); unless it leads into Nix's
+  // store or your stowed dotfiles. A target in a checkout never gets here as yours: its door
+  // reads it, with its reach (`byIdentity` false), before this check (`placeOwnFile`).
   if (
     at.agentDir !== undefined &&
-    at.confined === true &&
+    byIdentity &&
     named !== undefined &&
     isAbsolute(named) &&
     mine.mine.some((top) => isWithin(named, top)) &&

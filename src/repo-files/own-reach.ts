@@ -52,8 +52,6 @@ export interface OwnFiles {
   home: string;
   /** The agent dir whose files these are ({@link YoursAt.agentDir}). */
   agentDir?: string | undefined;
-  /** Your layer's own files (`loadLayer`): {@link YoursAt.confined}. */
-  confined?: boolean | undefined;
   /** The render's trust in the project, which a checkout's door takes too (a kit is not yours). */
   trusted: boolean;
   signal?: AbortSignal | undefined;
@@ -66,7 +64,6 @@ export async function ownFilesOf(
     home: string;
     trusted: boolean;
     signal?: AbortSignal | undefined;
-    confined?: boolean | undefined;
   },
 ): Promise<OwnFiles> {
   const own = await ownRepositories(agentDir, o.home);

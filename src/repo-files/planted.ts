@@ -10,7 +10,7 @@ import type { Refusal } from "./reach.js";
 // user's `ww/.pi/` in a world-writable `ww` makes its `SYSTEM.md` as planted
 // as their `ww/AGENTS.md`. One rule for the door's two twins and the listings.
 
-/** The entry of a real path another user put in a folder other users may write to. */
+/** The entry of a real path another user put in a folder other users may write to (or the file itself, by its own mode: {@link PlantedEntry.writable}). */
 export interface PlantedEntry {
   /** The entry: a folder on the way, or the file itself. */
   at: string;
@@ -19,27 +19,41 @@ export interface PlantedEntry {
   folder: string;
   /** How they may: {@link othersWrite}'s words (`world-writable`, `group-writable, gid N`). */
   how: string;
+  /**
+   * The file itself, yours or root's, that other users may write ({@link othersWrite}'s words
+   * of its own mode): planted as surely as another user's (review rev107a F3).
+   */
+  writable?: string | undefined;
 }
 
 /**
- * How an entry owned as `entry` was planted in the folder owned as `folder`
- * ({@link othersWrite}'s words), or undefined when it was not: it belongs to
- * another user (neither you, nor root, nor under `sudo` the user who ran it:
- * {@link isForeignMarkerOwner}) and the folder is one other users may write
- * to, by its other bits or by a group not yours alone (a setgid team share:
- * review rev68a F1). An owner that cannot be told (undefined) is no verdict:
+ * How a file owned as `entry` was planted in the folder owned as `folder`
+ * ({@link othersWrite}'s words: `how`, and `writable` for a file planted by its
+ * own mode), or undefined when it was not: the folder is one other users may
+ * write to, by its other bits or by a group not yours alone (a setgid team
+ * share: review rev68a F1), and the file belongs to another user (neither you,
+ * nor root, nor under `sudo` the user who ran it: {@link isForeignMarkerOwner}),
+ * or, yours or root's, is one other users may write too (its own mode: a
+ * `0666` file in a `1777` share, whose text anyone may rewrite between renders;
+ * review rev107a F3). An owner that cannot be told (undefined) is no verdict:
  * the read that follows says why.
  */
 export function plantedHow(
   entry: Owner | undefined,
   folder: Owner | undefined,
-): string | undefined {
-  if (entry === undefined || folder === undefined || !isForeignMarkerOwner(entry.uid)) return;
-  return othersWrite(folder);
+): { how: string; writable?: string } | undefined {
+  if (entry === undefined || folder === undefined) return;
+  const writable = isForeignMarkerOwner(entry.uid) ? undefined : othersWrite(entry);
+  if (writable === undefined && !isForeignMarkerOwner(entry.uid)) return;
+  const how = othersWrite(folder);
+  if (how === undefined) return;
+  return writable === undefined ? { how } : { how, writable };
 }
 
 /** The `file-foreign-owner` refusal of a path whose real path is `real`, planted at `p`. */
 export function plantedRefusal(real: string, p: PlantedEntry): Refusal {
+  if (p.at === real && p.writable !== undefined)
+    return writableRefusal(p.writable, p.folder, p.how);
   if (p.at === real) return foreignRefusal("it", p.uid, p.folder, p.how);
   // Said at the folder, in the same words whichever file below it was asked: one warning a folder.
   return foreignRefusal(`the folder ${toPosix(p.at)}`, p.uid, p.folder, p.how, p.at);
@@ -65,6 +79,22 @@ export function foreignRefusal(
     code: "file-foreign-owner",
     ...(at === undefined ? {} : { at }),
     message: `${what} belongs to another user (uid ${uid}) and lies in ${toPosix(folder)}, a folder ${who} may write to (${how}), so ${refused} the repository's`,
+  };
+}
+
+/**
+ * The `file-foreign-owner` refusal of a file of yours (or root's) that other users may write
+ * (`writable`: {@link othersWrite}'s words of its own mode) lying in `folder`, a folder other
+ * users may write to (`how`): anyone may rewrite its text, as they may plant a file of their own
+ * there (review rev107a F3).
+ */
+function writableRefusal(writable: string, folder: string, how: string): Refusal {
+  const whoFile = writable === "world-writable" ? "anyone" : "other users";
+  const who = how === "world-writable" ? "anyone" : "other users";
+  return {
+    reason: "foreign",
+    code: "file-foreign-owner",
+    message: `${whoFile} may rewrite it (${writable}) and it lies in ${toPosix(folder)}, a folder ${who} may write to (${how}), so it is not the repository's`,
   };
 }
 
@@ -160,9 +190,9 @@ export function plantedCheck(): PlantedCheck {
       }
     }
     const entry = own ?? ownerOrMissingSync(real, false);
-    const how = folder === real ? undefined : plantedHow(entry, ownerOf(folder));
-    if (entry === undefined || how === undefined) return undefined;
-    return plantedRefusal(real, { at: real, uid: entry.uid, folder, how });
+    const planted = folder === real ? undefined : plantedHow(entry, ownerOf(folder));
+    if (entry === undefined || planted === undefined) return undefined;
+    return plantedRefusal(real, { at: real, uid: entry.uid, folder, ...planted });
   };
   return (real, own) => check(real, own, false);
 }

@@ -215,7 +215,6 @@ export function yoursAt(o: Pick<DoorOptions, "own" | "home" | "agentDir" | "sign
   return {
     home: o.own?.home ?? o.home,
     agentDir: o.own?.agentDir ?? o.agentDir,
-    confined: o.own?.confined,
     mirrored: (named, homes) => mirroredRepositorySync(named, homes) !== undefined,
     signal: o.own?.signal ?? o.signal,
   };

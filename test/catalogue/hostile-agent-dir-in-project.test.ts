@@ -91,10 +91,17 @@ describe("hostile repository: an agent dir inside the checkout is not your user 
     expect(codes(result)).toEqual(["agent-dir-in-project"]);
   });
 
+  // Trusted, the agent dir is yours: its AGENTS.md is read as yours, and so held to your home
+  // folder and agent dir like any file of yours (its link to the key out of both refused,
+  // decided, review rev107a F2), not refused as the project's.
   it("a trusted project's, and an agent dir outside the project, are still read", async () => {
     const { base, project, home } = layout();
     const trusted = await renderSystemPrompt({ cwd: project, home, env: {} });
-    expect(trusted.text).toContain("SECRET-MARKER-KEY");
+    expect(trusted.text).not.toContain("SECRET-MARKER-KEY");
+    expect(codes(trusted)).toEqual([]);
+    expect(
+      trusted.diagnostics.find((d) => d.path === join(home, ".pi", "agent", "AGENTS.md"))?.message,
+    ).toContain("out of your home folder and your agent dir");
     const outside = join(base, "agent");
     mkdirSync(outside);
     writeFileSync(join(outside, "AGENTS.md"), "Your own rule.\n");

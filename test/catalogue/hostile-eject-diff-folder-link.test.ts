@@ -87,11 +87,13 @@ describe("hostile-eject-diff-folder-link: eject --diff through a folder link of 
     expect(out.stdout).toContain("+our own git notes");
   });
 
+  // Your own link within your home (a file of yours linked out of your home and agent dir is
+  // refused, as a render refuses it: review rev107a F2).
   it("held: --user reads your agent dir through your own link", async () => {
     const root = setup();
-    mkdirSync(join(root, "dotfiles"));
-    writeFileSync(join(root, "dotfiles/rules.md"), "mine, linked\n");
-    symlinkSync(join(root, "dotfiles"), join(root, "agent/sections"));
+    mkdirSync(join(root, "home/dotfiles"));
+    writeFileSync(join(root, "home/dotfiles/rules.md"), "mine, linked\n");
+    symlinkSync(join(root, "home/dotfiles"), join(root, "agent/sections"));
     const out = await sp(root, "--diff", "rules", "--user");
     expect(out.code).toBe(0);
     expect(out.stdout).toContain("+mine, linked");

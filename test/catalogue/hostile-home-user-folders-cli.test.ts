@@ -1,8 +1,8 @@
-import { mkdirSync, symlinkSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cliAt } from "./_cli-at.js";
-import { layout } from "./_home-in-checkout.js";
+import { DESCRIBED, layout } from "./_home-in-checkout.js";
 
 // With HOME at the checkout's root, `list --untrusted` showed the project's
 // .agents/skills and agent dir as yours, and `expand --untrusted "/skill:x"`
@@ -47,12 +47,15 @@ describe("hostile repository: list, expand and check with a home folder in the c
     expect(out).toMatch(/^templates: \d+ sections, \d+ partials, 0 prompt templates$/m);
   });
 
+  // Its links followed within your home folder and agent dir; one out of both is refused (decided,
+  // review rev107a F2).
   it("with HOME outside the checkout, list --untrusted shows your ~/.agents/skills as before", async () => {
     const { base, project } = layout("root");
     const elsewhere = join(base, "home");
     mkdirSync(join(elsewhere, ".agents", "skills", "mine"), { recursive: true });
+    writeFileSync(join(elsewhere, "notes.md"), DESCRIBED);
     symlinkSync(
-      join(base, "secret", "notes.md"),
+      join(elsewhere, "notes.md"),
       join(elsewhere, ".agents", "skills", "mine", "SKILL.md"),
     );
     const { out } = await cli(["list", "--untrusted"], project, elsewhere);

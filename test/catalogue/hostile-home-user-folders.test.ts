@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadContextFiles, loadPromptTemplates, loadSkills } from "../../src/index.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
-import { layout } from "./_home-in-checkout.js";
+import { DESCRIBED, layout } from "./_home-in-checkout.js";
 
 // With HOME at the checkout's root (a dev container's HOME=$PWD) or inside it
 // (a CI job's HOME=$CI_PROJECT_DIR/.home), the agent dir was refused for an
@@ -76,14 +76,22 @@ describe("hostile repository: your folders under a home folder in the checkout",
     expect(skills.skills).toEqual([]);
   });
 
+  // Yours as before: its links followed within your home folder and agent dir, as every file of
+  // yours (one linked out of both is refused, decided, review rev107a F2), not refused as the project's.
   it("trusted, or with HOME outside the checkout, ~/.agents/skills is yours as before", async () => {
     const { base, project, home } = layout("root");
     const trusted = await renderSystemPrompt({ cwd: project, home, env: {}, tools: ["read"] });
-    expect(trusted.text).toContain("LEAKED-DESCRIPTION");
+    expect(trusted.text).not.toContain("LEAKED-DESCRIPTION");
+    expect(codes(trusted)).toEqual([]);
+    const leak = join(home, ".agents", "skills", "leak", "SKILL.md");
+    expect(trusted.diagnostics.find((d) => d.path === leak)?.message).toContain(
+      "out of your home folder and your agent dir",
+    );
     const elsewhere = join(base, "home");
     mkdirSync(join(elsewhere, ".agents", "skills", "mine"), { recursive: true });
+    writeFileSync(join(elsewhere, "notes.md"), DESCRIBED);
     symlinkSync(
-      join(base, "secret", "notes.md"),
+      join(elsewhere, "notes.md"),
       join(elsewhere, ".agents", "skills", "mine", "SKILL.md"),
     );
     const yours = await untrusted(project, elsewhere);

@@ -184,11 +184,16 @@ describe("loadContextFiles", () => {
     symlinkSync("AGENTS.override.md", join(project, "AGENTS.override.md"));
     writeFileSync(join(project, "shared.md"), "Shared instructions.");
     symlinkSync("shared.md", join(project, "AGENTS.md"));
-    // The agent dir's file is the same real file: it loads once, first.
+    // The agent dir's file is the same real file: it loads once, first (within the home folder:
+    // a file of yours linked out of your home and agent dir is refused, review rev107a F2).
     mkdirSync(join(root, "agent"));
     symlinkSync("../project/shared.md", join(root, "agent", "AGENTS.md"));
 
-    const result = await loadContextFiles({ cwd: project, agentDir: join(root, "agent") });
+    const result = await loadContextFiles({
+      cwd: project,
+      agentDir: join(root, "agent"),
+      home: root,
+    });
     expect(result).toEqual({
       files: [{ path: `${root}/agent/AGENTS.md`, content: "Shared instructions.", origin: "user" }],
       diagnostics: [

@@ -131,15 +131,26 @@ describe("context files of an untrusted project", () => {
     });
   });
 
-  it("the agent dir's file is the user's: links from it are followed", async () => {
+  // Within your home folder and agent dir: a link out of both is refused, whatever the trust
+  // (decided, review rev107a F2: a kit cloned as your agent dir linked its AGENTS.md to
+  // /run/secrets).
+  it("the agent dir's file is the user's: links from it are followed within your home", async () => {
     const { root, project, secret } = layout();
     symlinkSync(secret, join(root, "agent", "AGENTS.md"));
+    const agentDir = join(root, "agent");
+    const out = await loadContextFiles({
+      cwd: project,
+      agentDir,
+      home: join(root, "home"),
+      projectTrusted: false,
+    });
+    expect(out.files).toEqual([]);
+    expect(out.diagnostics.map((d) => [d.path, d.code])).toEqual([
+      [join(agentDir, "AGENTS.md"), "file-outside-project"],
+    ]);
+    expect(out.diagnostics[0]?.message).toContain("out of your home folder and your agent dir");
     expect(
-      await loadContextFiles({
-        cwd: project,
-        agentDir: join(root, "agent"),
-        projectTrusted: false,
-      }),
+      await loadContextFiles({ cwd: project, agentDir, home: root, projectTrusted: false }),
     ).toEqual({
       files: [
         {

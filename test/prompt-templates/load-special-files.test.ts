@@ -117,8 +117,11 @@ describe.each(LOADERS)("%s on files git cannot hold", (_name, load) => {
     });
   });
 
+  // Within your home folder: a file of yours linked out of it and the agent dir is refused
+  // (review rev107a F2; test/catalogue/hostile-kit-clone-agent-dir-link-out).
   it("follows symlinks to files and skips broken ones", async () => {
-    const elsewhere = join(root, "elsewhere.md");
+    mkdirSync(join(root, "home"));
+    const elsewhere = join(root, "home", "elsewhere.md");
     writeFileSync(elsewhere, "Linked in\n");
     symlinkSync(elsewhere, join(prompts, "linked.md"));
     symlinkSync(join(root, "nowhere.md"), join(prompts, "broken.md"));

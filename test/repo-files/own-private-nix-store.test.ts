@@ -12,7 +12,7 @@ describe("a layer file of yours linked into /nix/store", () => {
   const home = join(tempDir(), "home");
   const agentDir = join(home, ".pi/agent");
   mkdirSync(agentDir, { recursive: true });
-  const at = { home, agentDir, confined: true };
+  const at = { home, agentDir };
   const one = { dev: 1, ino: 1, nlink: 1 };
   const named = join(agentDir, "SYSTEM.md");
 

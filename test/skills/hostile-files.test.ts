@@ -160,12 +160,15 @@ describe("symlinks", () => {
 
   // A project's skills folder linked out of the project is the project's no more: its files are
   // refused (trust covers the project's files, not where its links lead); the user's own link to
-  // the same folder still loads them, as the user's.
+  // the same folder (a shared checkout, read through its door) still loads them, as the user's,
+  // and a skill folder linked in from within the home folder is followed (a file of yours linked
+  // out of your home and agent dir is refused: review rev107a F2).
   test("a symlinked skills folder is followed within its layer; a project's root linked out of the project is refused whole", async () => {
     const t = tempDir();
     const shared = join(t, "shared-skills");
     writeSkill(join(shared, "lint"), "lint");
     writeSkill(join(shared, "test"), "test");
+    mkdirSync(join(shared, ".git"));
     const cwd = join(t, "project");
     mkdirSync(join(cwd, ".git"), { recursive: true });
     mkdirSync(join(cwd, ".pi"));
@@ -174,9 +177,9 @@ describe("symlinks", () => {
     mkdirSync(join(home, ".agents"), { recursive: true });
     symlinkSync(shared, join(home, ".agents/skills"));
     // A skill folder linked in on its own, next to real ones.
-    writeSkill(join(t, "elsewhere/deploy"), "deploy");
+    writeSkill(join(home, "elsewhere/deploy"), "deploy");
     mkdirSync(join(home, ".pi/agent/skills"), { recursive: true });
-    symlinkSync(join(t, "elsewhere/deploy"), join(home, ".pi/agent/skills/deploy"));
+    symlinkSync(join(home, "elsewhere/deploy"), join(home, ".pi/agent/skills/deploy"));
 
     const result = await loadSkills({ cwd, agentDir: join(home, ".pi/agent"), home });
     expect(result).toEqual({
