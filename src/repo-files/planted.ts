@@ -43,7 +43,12 @@ export function plantedHow(
   folder: Owner | undefined,
 ): { how: string; writable?: string } | undefined {
   if (entry === undefined || folder === undefined) return;
-  const writable = isForeignMarkerOwner(entry.uid) ? undefined : othersWrite(entry);
+  // A file of yours others may write is judged only in a sticky folder (`/tmp`'s 1777), where
+  // they cannot replace it and so write into it: a folder without the bit (a drive mounted
+  // with every mode, as WSL's `/mnt/c` or a umask-000 volume) holds your own files at 0666,
+  // and a file planted there by another is theirs, refused by its owner (review rev107a F3).
+  const sticky = (folder.mode & 0o1000) !== 0;
+  const writable = isForeignMarkerOwner(entry.uid) || !sticky ? undefined : othersWrite(entry);
   if (writable === undefined && !isForeignMarkerOwner(entry.uid)) return;
   const how = othersWrite(folder);
   if (how === undefined) return;

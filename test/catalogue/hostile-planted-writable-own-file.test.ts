@@ -11,7 +11,9 @@ import { put, sharedFolder } from "./_nobody.js";
 // by another user was refused (file-foreign-owner): anyone may rewrite its text between two
 // renders, as they may plant a file of their own there (review rev107a F3). It is planted too,
 // with words saying why; the same file not writable by others, or a 0666 file in a folder of
-// yours, is read as before.
+// yours, is read as before. Only a sticky folder: a drive mounted with every mode (WSL's
+// /mnt/c, a umask-000 volume) holds a project's own files at 0666 in 0777 folders, and they
+// are the project's (the lead's amendment: the first fix refused such a project's AGENTS.md).
 
 const MARK = "ANYONE-CAN-REWRITE-ME";
 
@@ -25,8 +27,8 @@ function layout(mode: number) {
   chmodSync(join(shared, "AGENTS.md"), mode);
   put(join(shared, ".pi/prompts/deploy.md"), `${MARK} $1\n`);
   chmodSync(join(shared, ".pi/prompts/deploy.md"), mode);
-  // A team's prompts folder anyone may write to (0777), as the share is.
-  chmodSync(join(shared, ".pi/prompts"), 0o777);
+  // A team's prompts folder anyone may write to, sticky as the share is.
+  chmodSync(join(shared, ".pi/prompts"), 0o1777);
   return { root, shared, project };
 }
 
@@ -60,6 +62,19 @@ describe("hostile-planted-writable-own-file: your 0666 file in a 1777 share", ()
     const result = await renderSystemPrompt(pinned(root, { cwd: project }));
     expect(result.text).toContain(MARK);
     expect(result.text).toContain("PROJECT-107");
+    expect(foreign(result.diagnostics)).toEqual([]);
+  });
+
+  it("a project whose folders and files have every mode, not sticky (WSL's /mnt/c), reads its own files", async () => {
+    const root = tempDir();
+    const project = join(root, "wsl");
+    mkdirSync(join(project, ".git"), { recursive: true });
+    put(join(project, "AGENTS.md"), "# WSL-PROJECT-107\n");
+    put(join(project, "sub/AGENTS.md"), "# WSL-SUB-107\n");
+    for (const f of ["AGENTS.md", "sub/AGENTS.md"]) chmodSync(join(project, f), 0o666);
+    for (const d of ["", "sub", ".git"]) chmodSync(join(project, d), 0o777);
+    const result = await renderSystemPrompt(pinned(root, { cwd: project }));
+    expect(result.text).toContain("WSL-PROJECT-107");
     expect(foreign(result.diagnostics)).toEqual([]);
   });
 });
