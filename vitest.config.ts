@@ -44,6 +44,8 @@ const SLOW = [
   // fx107c (rev107f F1, F3): trusted and untrusted renders, a section's tags and a text's.
   "test/catalogue/hostile-section-tag-joined-word-affixed.test.ts",
   "test/catalogue/hostile-tag-affixed-number-version.test.ts",
+  // fx107j (rev107c F1): trusted and untrusted renders of camelCase tags.
+  "test/catalogue/hostile-tag-camelcase-affixed.test.ts",
   // fx105d (rev104a F1): three untrusted renders with the tree, a worktree made by git (2.2 s idle).
   "test/catalogue/hostile-excludesfile-named-import.test.ts",
   // fx105d (rev104a F2): two untrusted renders of a kit agent dir (2.6 s idle, the first cold).

@@ -1262,7 +1262,7 @@ function hasName(keys: NameKeys, name: string): boolean {
   if (key !== "" && (keys.has(key) || numbered(keys, key))) return true;
   const bare = versionless(name);
   if (bare !== undefined && severalWordsNamed(keys, bare)) return true;
-  if (!SEPARATORS.test(name)) return false;
+  if (!hasParts(name)) return false;
   if (keys.families.size > 0 && ofFamily(keys.families, name)) return true;
   return prefixedName(keys, name) || suffixedName(keys, name);
 }
@@ -1312,6 +1312,74 @@ function digitsBefore(text: string, end: number): number {
 }
 
 /**
+ * Whether two parts of `name` meet just before `i` with no separator between
+ * them, as a reader parts a name written in camelCase: an ASCII lower-case
+ * letter before an upper-case one (`UserInstructions|Override`,
+ * `user_instructions|Override`), an upper-case one before an upper and a
+ * lower (`XML|UserInstructions`: an acronym before a word), or a letter
+ * after digits after a letter (`UserInstructions2|Final`: a version between
+ * words). A name's key ({@link nameKey}) reads it whole in any case
+ * (`UserInstructions` is `user_instructions`); here its prefix and suffix
+ * readers ({@link prefixedName}, {@link suffixedName}), its family
+ * ({@link familyKey}) and a section's tag's parts ({@link nameParts}) find
+ * its parts as at a separator: one rule (review rev107c F1: before,
+ * `<MyUserInstructions>`, `<SystemReminderNote>`, `<IdeDiagnostics>` printed
+ * raw and lived as a trusted section's `tag:`, while `<my_user_instructions>`
+ * was held). A name of one word stays one (`<MyUsers>`, `<UserCard>`).
+ */
+export function partsMeetAt(name: string, i: number): boolean {
+  if (i <= 0 || i >= name.length) return false;
+  const code = name.charCodeAt(i);
+  const before = name.charCodeAt(i - 1);
+  if (isDigitCode(before)) {
+    if (!isAsciiLetterCode(code)) return false;
+    const at = digitsBefore(name, i);
+    return at > 0 && isAsciiLetterCode(name.charCodeAt(at - 1));
+  }
+  if (!isUpperCode(code)) return false;
+  return isLowerCode(before) || (isUpperCode(before) && isLowerCode(name.charCodeAt(i + 1)));
+}
+
+/** Whether a code is an ASCII upper-case letter. */
+function isUpperCode(code: number): boolean {
+  return code >= 0x41 && code <= 0x5a;
+}
+
+/** Whether a code is an ASCII lower-case letter. */
+function isLowerCode(code: number): boolean {
+  return code >= 0x61 && code <= 0x7a;
+}
+
+/** Whether `name` has parts: a separator, or parts meeting with none ({@link partsMeetAt}). */
+function hasParts(name: string): boolean {
+  if (SEPARATORS.test(name)) return true;
+  for (let i = 1; i < name.length; i++) if (partsMeetAt(name, i)) return true;
+  return false;
+}
+
+/**
+ * The parts of `name`, as written: apart at each run of separators
+ * ({@link SEPARATOR_RUNS}) and where two meet with none ({@link partsMeetAt}),
+ * none empty. A section's tag is read in these parts (`nearReserved` in
+ * src/sections/reserved-tags.ts), as a text's tag is by the prefix and suffix
+ * readers: `MyDeployPolicy` is `My`, `Deploy`, `Policy`.
+ */
+export function nameParts(name: string): string[] {
+  const parts: string[] = [];
+  let from = 0;
+  for (let i = 0; i <= name.length; i++) {
+    if (i === name.length || isSeparatorCode(name.charCodeAt(i))) {
+      if (i > from) parts.push(name.slice(from, i));
+      from = i + 1;
+    } else if (i > from && partsMeetAt(name, i)) {
+      parts.push(name.slice(from, i));
+      from = i;
+    }
+  }
+  return parts;
+}
+
+/**
  * Whether `bare` (a name less its version, {@link versionless}) is one of
  * the names of several words ({@link joinedKeys}), singular or plural
  * ({@link numbered}), or one with a prefix ({@link prefixedName}) read only
@@ -1321,7 +1389,7 @@ function digitsBefore(text: string, end: number): number {
 function severalWordsNamed(keys: NameKeys, bare: string): boolean {
   const key = nameKey(bare);
   if (key !== "" && (keys.joined(key) || numbered(keys, key))) return true;
-  if (!SEPARATORS.test(bare)) return false;
+  if (!hasParts(bare)) return false;
   const joinedOnly: NameKeys = {
     has: (k) => keys.joined(k),
     joined: (k) => keys.joined(k),
@@ -1413,14 +1481,24 @@ const SIBILANT_ES_END = /(?:[sxz]|[cs]h)es$/;
  */
 const NAME_FAMILIES: ReadonlySet<string> = new Set(["ide"]);
 
-/** A name's head and the rest after its separators, when it has both. */
-const FAMILY_HEAD = /^([^-_.:]+)[-_.:]+(?=[^-_.:])/;
-
-/** The key ({@link nameKey}) of the family `name` is of ({@link NAME_FAMILIES}), if any. */
-function familyKey(name: string): string | undefined {
-  const head = FAMILY_HEAD.exec(name)?.[1];
-  if (head === undefined) return undefined;
-  const key = nameKey(head);
+/**
+ * The key ({@link nameKey}) of the family the part of `name` from `from` on
+ * is of ({@link NAME_FAMILIES}), if any: its head, up to where its parts meet
+ * (a run of separators, or a case change: {@link partsMeetAt}), with more after
+ * it (`ide_selection`, `IdeDiagnostics`).
+ */
+function familyKey(name: string, from = 0): string | undefined {
+  let end = from;
+  while (
+    end < name.length &&
+    !isSeparatorCode(name.charCodeAt(end)) &&
+    !(end > from && partsMeetAt(name, end))
+  )
+    end++;
+  let rest = end;
+  while (rest < name.length && isSeparatorCode(name.charCodeAt(rest))) rest++;
+  if (end === from || rest === name.length) return undefined;
+  const key = nameKey(name.slice(from, end));
   return FAMILY_KEYS.has(key) ? key : undefined;
 }
 
@@ -1439,19 +1517,22 @@ const FAMILY_KEYS: ReadonlySet<string> = new Set([...NAME_FAMILIES].map(nameKey)
 function ofFamily(families: ReadonlySet<string>, name: string): boolean {
   for (let from = 0; from < name.length; ) {
     if (!(from > 0 && name.startsWith("::", from - 2))) {
-      const family = familyKey(from === 0 ? name : name.slice(from));
+      const family = familyKey(name, from);
       if (family !== undefined && families.has(family)) return true;
     }
-    const run = name.slice(from).search(SEPARATOR_AT);
-    if (run === -1) return false;
-    from += run;
-    while (from < name.length && SEPARATORS.test(name.charAt(from))) from++;
+    // The next part: after a run of separators, or where a case change parts the name.
+    let next = from + 1;
+    while (
+      next < name.length &&
+      !isSeparatorCode(name.charCodeAt(next)) &&
+      !partsMeetAt(name, next)
+    )
+      next++;
+    while (next < name.length && isSeparatorCode(name.charCodeAt(next))) next++;
+    from = next;
   }
   return false;
 }
-
-/** A separator ({@link SEPARATORS}), searched for. */
-const SEPARATOR_AT = /[-_.:]/;
 
 /**
  * Whether a section's tag `name` is of a family of host names one of `names`
@@ -1482,6 +1563,9 @@ function suffixedName(keys: NameKeys, name: string): boolean {
   for (let i = 0; i < name.length && letters <= bound; ) {
     const c = name.charAt(i);
     if (!SEPARATORS.test(c)) {
+      // Parts met with no separator (`UserInstructionsOverride`, `UserInstructions2Final`).
+      if (partsMeetAt(name, i) && headNamed(keys, name.slice(0, i), nameKey(name.slice(0, i))))
+        return true;
       letters++;
       i++;
       continue;
@@ -1522,6 +1606,11 @@ function prefixedName(keys: NameKeys, name: string): boolean {
   let letters = 0;
   for (let i = name.length - 1; i >= 0 && letters <= bound; ) {
     if (!SEPARATORS.test(name.charAt(i))) {
+      // Parts met with no separator (`MyUserInstructions`): a tail after a `-`, `_` or `.`.
+      if (partsMeetAt(name, i)) {
+        const key = nameKey(name.slice(i));
+        if (key !== "" && partNamed(keys, key, false)) return true;
+      }
       letters++;
       i--;
       continue;
@@ -1581,6 +1670,35 @@ function versionedPart(keys: NameKeys, head: string): boolean {
 }
 
 /**
+ * Whether the head `head` of a name, keyed as `key`, that meets the rest
+ * with no separator ({@link partsMeetAt}) is one of several words, singular
+ * or plural, or one with a version glued on ({@link versionedPart}), as a
+ * head before a `-`, `_` or `.` is ({@link suffixedName}).
+ */
+function headNamed(keys: NameKeys, head: string, key: string): boolean {
+  if (key !== "" && partNamed(keys, key, false)) return true;
+  return isDigitCode(head.charCodeAt(head.length - 1)) && versionedPart(keys, head);
+}
+
+/**
+ * {@link headNamed} of the head of an ASCII `name` before `i`, keyed as
+ * `key`, and as `bare` less the version it ends in ({@link suffixedAscii}
+ * reads both as it goes: {@link versionedPart}'s reading, the head not
+ * sliced and keyed again at each): a key is looked up only when it may be one.
+ */
+function asciiHeadNamed(
+  keys: NameKeys,
+  name: string,
+  i: number,
+  key: string,
+  bare: string,
+): boolean {
+  if (key !== "" && mayBeKey(keys, key) && partNamed(keys, key, false)) return true;
+  if (!isDigitCode(name.charCodeAt(i - 1)) || bare === "") return false;
+  return keys.joined(bare) || numbered(keys, bare);
+}
+
+/**
  * {@link prefixedName} of an ASCII name, in one pass from its end: each
  * tail's {@link nameKey} is made from the next one's by one letter (the
  * skeleton is read left to right, so a tail's is its first letter's, or
@@ -1606,6 +1724,8 @@ function prefixedAscii(keys: NameKeys, name: string): boolean {
       key = made;
       next = c;
       letters++;
+      // Parts met with no separator (`MyUserInstructions`): a tail after a `-`, `_` or `.`.
+      if (partsMeetAt(name, i) && mayBeKey(keys, key) && partNamed(keys, key, false)) return true;
       i--;
       continue;
     }
@@ -1632,9 +1752,20 @@ function suffixedAscii(keys: NameKeys, name: string): boolean {
   let letters = 0;
   let read = "";
   let held = "";
+  // The key of the head before the character read last, and of the head less the run of digits
+  // read last and a `v` before it (a version, as `versionless` leaves it off).
+  let beforeLast = "";
+  let bare = "";
   for (let i = 0; i < name.length && letters <= bound; ) {
     const code = name.charCodeAt(i);
     if (!isSeparatorCode(code)) {
+      const key = read + held;
+      // Parts met with no separator (`UserInstructionsOverride`, `UserInstructions2Final`).
+      if (partsMeetAt(name, i) && asciiHeadNamed(keys, name, i, key, bare)) return true;
+      const last = i > 0 ? name.charCodeAt(i - 1) : 0;
+      if (isDigitCode(code) && !isDigitCode(last))
+        bare = last === 0x76 || last === 0x56 ? beforeLast : key;
+      beforeLast = key;
       letters++;
       const c = lowerAscii(code);
       const pair = held === "" ? undefined : DRAWN_PAIRS[held + c];

@@ -9,10 +9,10 @@ import {
   MAX_TAG_NAME,
   nameKey,
   nameKeys,
+  nameParts,
   numberedKeys,
   ofNameFamily,
   type PageTagTold,
-  SEPARATOR_RUNS,
   SkeletonReader,
   severalWordsKeys,
   textHeldName,
@@ -99,10 +99,8 @@ function nearReserved(tag: string, reserved: ReadonlySet<string>, budget?: TagBu
   if (textHeldName(tag, reserved)) return "near";
   const pieces = tag.split(QUALIFIER).filter((p) => p !== "");
   if (pieces.length > 1 && pieces.some((p) => keys.has(nameKey(p)))) return "near";
-  const parts = tag
-    .split(SEPARATOR_RUNS)
-    .filter((p) => p !== "")
-    .map((p) => p.toLowerCase());
+  // Parted as a text's tag is: at separators, and where a case change parts it (`MyDeployPolicy`).
+  const parts = nameParts(tag).map((p) => p.toLowerCase());
   const root = heldTrie(reserved);
   const near = heldRun(parts, root, budget);
   if (near !== false) return near;
