@@ -1279,14 +1279,24 @@ export const PROMPT_ENDINGS: readonly string[] = [
 
 /**
  * The sites that compile a `.md` file as MDX by default, as a `.mdx` one ({@link PROMPT_ENDINGS}
- * refuses that ending), by the config files at a site's root: Docusaurus 3 ("uses the MDX format
- * for all files (including .md files)" unless `markdown.format` says otherwise). Others (Next.js's
- * `@next/mdx`, Gatsby's plugin) compile `.md` only when configured to (review rev107d F3).
+ * refuses that ending), by the config files at a site's root and the folders below it the site
+ * compiles: Docusaurus 3 ("uses the MDX format for all files (including .md files)" unless
+ * `markdown.format` says otherwise; its findConfig tries `.ts`, `.mts`, `.cts`, `.js`, `.mjs`,
+ * `.cjs`), of its content plugins' default `path`s: the docs' `docs/` (and `versioned_docs/`),
+ * the blog's `blog/`, the pages' `src/pages/`, and the translations' `i18n/`. Not the rest of the
+ * site's folder: a root `AGENTS.md` or `.github/…` is no page (review rev108a F4). Others
+ * (Next.js's `@next/mdx`, Gatsby's plugin) compile `.md` only when configured to (review rev107d
+ * F3).
  */
-const MDX_SITES: readonly { site: string; configs: readonly string[] }[] = [
+const MDX_SITES: readonly {
+  site: string;
+  configs: readonly string[];
+  content: readonly string[];
+}[] = [
   {
     site: "Docusaurus",
-    configs: ["js", "mjs", "ts", "cjs"].map((e) => `docusaurus.config.${e}`),
+    configs: ["ts", "mts", "cts", "js", "mjs", "cjs"].map((e) => `docusaurus.config.${e}`),
+    content: ["docs", "blog", "src/pages", "versioned_docs", "i18n"],
   },
 ];
 
@@ -1297,14 +1307,35 @@ const MDX_COMPILED_ENDINGS: readonly string[] = [".md", ".markdown"];
 const MDX_SITE_LEVELS = 32;
 
 /**
- * The MDX site ({@link MDX_SITES}) whose root holds a folder of `write`, a Markdown file
- * ({@link MDX_COMPILED_ENDINGS}), or undefined: a site's config file (any entry by that name: a
- * link counts, the site follows it) in the target's folder or one above it, up to the folder's
- * project root ({@link findProjectRoot}: a repository's top; with none, {@link MDX_SITE_LEVELS}
- * folders, not above the file system's root), looked for along the path as written and along
- * the real path of its nearest existing folder (a link of yours into a site's `docs/`). One
- * `lstat` a config name a folder, no file read (review rev107d F3: an untrusted repository's
- * `{…}` text written to `site/docs/x.md` ran when the Docusaurus site built).
+ * The outermost project root ({@link findProjectRoot}) of `start`: past a repository's top, the
+ * root of the one holding it (a submodule's, a nested clone's), at most {@link MDX_SITE_LEVELS}
+ * repositories up; undefined: none.
+ */
+async function outermostProjectRoot(start: string): Promise<string | undefined> {
+  let root: string | undefined;
+  let from = start;
+  for (let level = 0; level < MDX_SITE_LEVELS; level++) {
+    // No root found: findProjectRoot gives the folder itself.
+    const found = await findProjectRoot(from).catch(() => from);
+    if (found === from && !(await holdsProjectRoot(from).catch(() => false))) break;
+    root = found;
+    const up = dirname(found);
+    if (up === found) break;
+    from = up;
+  }
+  return root;
+}
+
+/**
+ * The MDX site ({@link MDX_SITES}) that compiles `write`, a Markdown file ({@link
+ * MDX_COMPILED_ENDINGS}), or undefined: a site's config file (any entry by that name: a link
+ * counts, the site follows it) in a folder above the target's, the target below one of that
+ * site's content folders (compared by {@link nameKey}), looked for up to the folder's outermost
+ * project root ({@link outermostProjectRoot}: a repository's top, past a submodule's; with none,
+ * {@link MDX_SITE_LEVELS} folders, not above the file system's root), along the path as written
+ * and along the real path of its nearest existing folder (a link of yours into a site's `docs/`).
+ * One `lstat` a config name a folder, no file read (review rev107d F3: an untrusted repository's
+ * `{…}` text written to `site/docs/x.md` ran when the Docusaurus site built; rev108a F3, F4).
  */
 export async function mdxSiteOf(
   write: string,
@@ -1326,14 +1357,13 @@ export async function mdxSiteOf(
   const real = await realpath(existing).catch(() => undefined);
   const starts = [folder, ...(real === undefined ? [] : [join(real, ...rest)])];
   for (const start of new Set(starts)) {
-    // No root found: findProjectRoot gives the folder itself.
-    const found = await findProjectRoot(start).catch(() => start);
-    const root =
-      found !== start || (await holdsProjectRoot(start).catch(() => false)) ? found : undefined;
+    const root = await outermostProjectRoot(start);
     let at = start;
     for (let level = 0; level < MDX_SITE_LEVELS; level++) {
-      for (const { site, configs } of MDX_SITES) {
-        for (const config of configs) {
+      const below = relative(at, start).split(sep).map(nameKey);
+      for (const { site, configs, content } of MDX_SITES) {
+        const compiled = content.some((c) => c.split("/").every((n, i) => below[i] === n));
+        for (const config of compiled ? configs : []) {
           const path = join(at, config);
           if ((await lstatKindOrMissing(path).catch(() => undefined)) !== undefined) {
             return { site, config: path };
