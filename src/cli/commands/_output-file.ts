@@ -831,10 +831,18 @@ export async function refuseRenderInput(
   const untrusted = prepared.opts?.trusted === false || options.projectTrusted === false;
   const inProject = project !== undefined && isWithin(write, project);
   const named = await importsNamedByYours(options, prepared);
-  const unknown = untrusted && !inProject ? (unfinishedStep(prepared) ?? named.unknown) : undefined;
+  // Said by its cause: a step late is helped by a longer deadline, a limit of the check is not
+  // (review rev108a F5).
+  const late = untrusted && !inProject ? unfinishedStep(prepared) : undefined;
+  const over = untrusted && !inProject ? named.unknown : undefined;
+  const unknown = late ?? over;
   if (unknown !== undefined) {
+    const remedy =
+      late === undefined
+        ? "a limit of this check, not of time: write it in the project"
+        : "raise --deadline, or write it in the project";
     throw new RefusedError(
-      `${flag}: ${escapeInline(shown)}: ${unknown}, so what is yours is not known: an untrusted project's prompt is not written out of the project then; raise --deadline, or write it in the project`,
+      `${flag}: ${escapeInline(shown)}: ${unknown}, so what is yours is not known: an untrusted project's prompt is not written out of the project then; ${remedy}`,
     );
   }
   const yours = await yourInputOf(options, prepared, write, named.files);
@@ -966,8 +974,21 @@ function unfinishedStep(prepared: PreparedPrompt): string | undefined {
   return `this render's step "${step.name}", which reads your files, ${how}`;
 }
 
-/** At most this many files are read for {@link importsNamedByYours}, each up to its cap. */
+/**
+ * At most this many files holding an `@` are read for {@link importsNamedByYours} from your
+ * global instructions files and context files and what they import, each up to its cap.
+ */
 const NAMED_IMPORT_FILES = 32;
+
+/**
+ * At most this many files holding an `@` are read for {@link importsNamedByYours} from the
+ * global rules folders ({@link rulesFilesIn}) and what their files import: their own budget,
+ * not the {@link NAMED_IMPORT_FILES} of the global instructions files (review rev108a F5).
+ */
+const RULES_IMPORT_FILES = 1000;
+
+/** At most this many bytes are read in all for {@link importsNamedByYours}. */
+const NAMED_IMPORT_BYTES = 4 * 1024 * 1024;
 
 /**
  * Every path named by an import line of your instructions files, by either reading of it: the
@@ -982,9 +1003,13 @@ const NAMED_IMPORT_FILES = 32;
  * rev107e F1); followed {@link MAX_IMPORT_DEPTH} levels; each resolved as the agents
  * resolve it ({@link resolveImport}: from the file's folder, `~/` from home), by the file's path
  * and its real path, a missing file included: written, the next render (or Claude Code, Gemini
- * CLI) reads it as yours. Read through the door (`readRepoCapped` with `own`, placed as the render places your files) at {@link DEFAULT_MAX_CONTEXT_BYTES},
- * {@link NAMED_IMPORT_FILES} files at most: a file cut, or more files than that, and `unknown`
- * says so (decided, review rev105e F1).
+ * CLI) reads it as yours. Read through the door (`readRepoCapped` with `own`, placed as the
+ * render places your files) at {@link DEFAULT_MAX_CONTEXT_BYTES} each, {@link
+ * NAMED_IMPORT_BYTES} in all. A file with no `@` names no import: it costs its read only; one
+ * with an `@` counts against its walk's budget, {@link NAMED_IMPORT_FILES} for the global
+ * instructions and context files and their imports, {@link RULES_IMPORT_FILES} for the rules
+ * folders' files and theirs. A file cut, or a budget passed, and `unknown` names that limit
+ * (decided, review rev105e F1, rev108a F5).
  */
 async function importsNamedByYours(
   options: SystemPromptOptions,
@@ -1002,30 +1027,46 @@ async function importsNamedByYours(
       .filter((f) => f.origin === "user")
       .flatMap((f) => [f.path, ...f.imports]),
     ...places.filter((p) => p.folder !== true).map((p) => p.path),
-    ...rules.files,
   ];
   // Your files as the render reads them: one in a checkout through that checkout's door.
   const trusted = prepared.opts?.trusted !== false && options.projectTrusted !== false;
   const own = await ownFilesOf(dir, { home, trusted });
   const files: { path: string; what: string }[] = [];
   const seen = new Set<string>();
-  let queue = starts.map((path) => ({ path: resolve(path), depth: 0 }));
-  let read = 0;
+  let queue = [
+    ...starts.map((path) => ({ path: resolve(path), depth: 0, rule: false })),
+    ...rules.files.map((path) => ({ path: resolve(path), depth: 0, rule: true })),
+  ];
+  const importing = { own: 0, rules: 0 };
+  let bytes = 0;
   while (queue.length > 0) {
     const next: typeof queue = [];
-    for (const { path, depth } of queue) {
+    for (const { path, depth, rule } of queue) {
       const key = samePathKey(path);
       if (seen.has(key)) continue;
       seen.add(key);
       const text = await readRepoCapped(path, { own, maxBytes: DEFAULT_MAX_CONTEXT_BYTES });
       if (!text.ok) continue;
-      if (++read > NAMED_IMPORT_FILES) {
-        return { files, unknown: `more than ${NAMED_IMPORT_FILES} instructions files of yours` };
-      }
       if (text.omitted > 0) {
         return {
           files,
           unknown: `${escapeInline(path)}, a file of yours, is over ${DEFAULT_MAX_CONTEXT_BYTES} bytes`,
+        };
+      }
+      bytes += Buffer.byteLength(text.text);
+      if (bytes > NAMED_IMPORT_BYTES) {
+        return {
+          files,
+          unknown: `your instructions files hold more than ${NAMED_IMPORT_BYTES} bytes in all`,
+        };
+      }
+      if (!text.text.includes("@")) continue;
+      if (rule ? ++importing.rules > RULES_IMPORT_FILES : ++importing.own > NAMED_IMPORT_FILES) {
+        return {
+          files,
+          unknown: rule
+            ? `more than ${RULES_IMPORT_FILES} files of your rules folders, or files they import, name an import`
+            : `more than ${NAMED_IMPORT_FILES} of your instructions files, or files they import, name an import`,
         };
       }
       const tokens = new Set([
@@ -1041,7 +1082,7 @@ async function importsNamedByYours(
             path: named,
             what: `a file an instructions file of yours imports (${escapeInline(path)})`,
           });
-          if (depth + 1 < MAX_IMPORT_DEPTH) next.push({ path: named, depth: depth + 1 });
+          if (depth + 1 < MAX_IMPORT_DEPTH) next.push({ path: named, depth: depth + 1, rule });
         }
       }
     }
@@ -1050,8 +1091,11 @@ async function importsNamedByYours(
   return rules.over === undefined ? { files } : { files, unknown: rules.over };
 }
 
-/** At most this many entries of the global rules folders are listed for {@link rulesFilesIn}. */
-const RULES_FOLDER_ENTRIES = 256;
+/**
+ * At most this many entries of the global rules folders are listed for {@link rulesFilesIn}
+ * (`.git` not walked): the rules walk's own budget, as big as a team's rules checkout.
+ */
+const RULES_FOLDER_ENTRIES = 4096;
 
 /** Folders below a global rules folder listed for {@link rulesFilesIn}, at most. */
 const RULES_FOLDER_DEPTH = 8;
@@ -1061,7 +1105,9 @@ const RULES_FOLDER_DEPTH = 8;
  * folders below them, as Claude Code walks `~/.claude/rules` (a link to a folder followed, as it
  * follows one), {@link RULES_FOLDER_DEPTH} levels down; more than {@link RULES_FOLDER_ENTRIES}
  * entries listed in all, and `over` says so. A folder that is not there, or cannot be read,
- * holds none.
+ * holds none. A folder named `.git` is not walked: Claude Code walks every folder, dot folders
+ * too, but git keeps no `.md` file there, and a linked team checkout's objects are thousands of
+ * entries (review rev108a F5); other dot folders (`.github`) are walked as it walks them.
  */
 async function rulesFilesIn(
   places: readonly GlobalInstructionPlace[],
@@ -1081,6 +1127,7 @@ async function rulesFilesIn(
         }
         try {
           for (let entry = await dir.read(); entry !== null; entry = await dir.read()) {
+            if (entry.name === ".git") continue;
             if (++entries > RULES_FOLDER_ENTRIES) {
               return {
                 files,
