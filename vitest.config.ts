@@ -10,6 +10,8 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // fx108f (rev108c F1): fifteen CLI renders with -o, the first loads the CLI (10 s under load).
+  "test/catalogue/hostile-output-moved-prompt-folders.test.ts",
   // fx107h (rev107a F1): six hook calls, eight hook exports, the plugin twice (the first loads the hook).
   "test/catalogue/hostile-hook-untrusted-project.test.ts",
   // fx107e (rev107e F1): eight CLI renders with -o, the first loads the CLI (14 s under load).

@@ -159,7 +159,9 @@ export function rulePlacesIn(folder: string): string[] {
  * command folders: Claude Code's and opencode's commands run shell lines
  * (`!`), Gemini CLI's are TOML. In your home folder each is yours (its agent reads it in every
  * project as your words): `render -o` writes an untrusted project's prompt into none of them
- * (`yourInputOf` in src/cli/commands/_output-file.ts; review rev107d F2).
+ * (`yourInputOf` in src/cli/commands/_output-file.ts; review rev107d F2), nor in another
+ * user's, nor where an environment variable moves them ({@link promptFoldersOfYours}, review
+ * rev108c F1).
  */
 export const PROMPT_FOLDERS: Readonly<Record<ToolAgent | "pi", readonly string[]>> = {
   "claude-code": [".claude/output-styles"],
@@ -321,6 +323,8 @@ export const MOVED_INSTRUCTION_PLACES: readonly {
   below: string;
   files: readonly string[];
   folders: readonly string[];
+  /** Its prompt folders there ({@link PROMPT_FOLDERS} moved with it: review rev108c F1). */
+  prompts: readonly string[];
 }[] = [
   {
     variable: "CLAUDE_CONFIG_DIR",
@@ -328,6 +332,7 @@ export const MOVED_INSTRUCTION_PLACES: readonly {
     below: "",
     files: ["CLAUDE.md"],
     folders: ["rules"],
+    prompts: ["output-styles"],
   },
   {
     variable: "CODEX_HOME",
@@ -335,6 +340,7 @@ export const MOVED_INSTRUCTION_PLACES: readonly {
     below: "",
     files: ["AGENTS.md", "AGENTS.override.md"],
     folders: [],
+    prompts: ["prompts"],
   },
   {
     variable: "XDG_CONFIG_HOME",
@@ -342,6 +348,7 @@ export const MOVED_INSTRUCTION_PLACES: readonly {
     below: "opencode",
     files: ["AGENTS.md"],
     folders: [],
+    prompts: ["prompts"],
   },
 ];
 
@@ -447,18 +454,29 @@ export function globalInstructionPlaces(
   ];
 }
 
+/**
+ * The folder `variable` of {@link MOVED_INSTRUCTION_PLACES} names under `env`, `~` being `home`:
+ * an absolute value, or one from `~` (an XDG one absolute only); undefined for none.
+ */
+function movedRoot(
+  env: Readonly<Record<string, string | undefined>>,
+  variable: string,
+  home: string,
+): string | undefined {
+  const value = env[variable];
+  if (variable.startsWith("XDG_")) return xdgFolder(env, variable as "XDG_CONFIG_HOME");
+  return value !== undefined && (isAbsolute(value) || value === "~" || value.startsWith("~/"))
+    ? expandHome(value, home)
+    : undefined;
+}
+
 /** The places {@link MOVED_INSTRUCTION_PLACES} names under `env`, `~` being `home`. */
 function movedInstructionPlaces(
   env: Readonly<Record<string, string | undefined>>,
   home: string,
 ): GlobalInstructionPlace[] {
   return MOVED_INSTRUCTION_PLACES.flatMap(({ variable, agent, below, files, folders }) => {
-    const value = env[variable];
-    const at = variable.startsWith("XDG_")
-      ? xdgFolder(env, variable as "XDG_CONFIG_HOME")
-      : value !== undefined && (isAbsolute(value) || value === "~" || value.startsWith("~/"))
-        ? expandHome(value, home)
-        : undefined;
+    const at = movedRoot(env, variable, home);
     if (at === undefined) return [];
     const dir = join(at, below);
     const where = `the folder $${variable} names`;
@@ -473,6 +491,45 @@ function movedInstructionPlaces(
       })),
     ];
   });
+}
+
+/** A prompt folder of yours or another user's ({@link promptFoldersOfYours}). */
+export interface OwnedPromptFolder {
+  agent: string;
+  path: string;
+  /** The user whose home folder it is in, when not yours (`alice`). */
+  owner?: string;
+}
+
+/**
+ * The agents' prompt folders ({@link PROMPT_FOLDERS}) whose files an agent reads as its user's
+ * words in every project: each at its default place in each of `homes` (yours, and, given with
+ * its user, another user's: {@link OwnedHome}), then where `env` moves it ({@link
+ * MOVED_INSTRUCTION_PLACES}' `prompts`: `$CLAUDE_CONFIG_DIR/output-styles`, `$CODEX_HOME/prompts`,
+ * `$XDG_CONFIG_HOME/opencode/prompts`; an absolute or `~` value, `~` the first of `homes` given as
+ * a path). `-o` writes no untrusted prompt below any of them (review rev107d F2, rev108c F1,
+ * rev108a F2).
+ */
+export function promptFoldersOfYours(
+  homes: readonly (string | OwnedHome)[],
+  env?: Readonly<Record<string, string | undefined>>,
+): OwnedPromptFolder[] {
+  const home = homes.find((h): h is string => typeof h === "string");
+  return [
+    ...homes.flatMap((given) => {
+      const at = typeof given === "string" ? given : given.path;
+      const whose = typeof given === "string" ? {} : { owner: given.user };
+      return Object.entries(PROMPT_FOLDERS).flatMap(([agent, folders]) =>
+        folders.map((f) => ({ agent, path: join(at, f), ...whose })),
+      );
+    }),
+    ...(env === undefined || home === undefined
+      ? []
+      : MOVED_INSTRUCTION_PLACES.flatMap(({ variable, agent, below, prompts }) => {
+          const at = movedRoot(env, variable, home);
+          return at === undefined ? [] : prompts.map((f) => ({ agent, path: join(at, below, f) }));
+        })),
+  ];
 }
 
 /** A path as the instructions files' places are compared: without case, trailing dots and spaces. */

@@ -43,6 +43,7 @@ import {
   type PromptFolder,
   placeHolds,
   promptFolderOf,
+  promptFoldersOfYours,
   rulePlacesIn,
   SETTINGS_FILES,
   samePathKey,
@@ -814,6 +815,7 @@ export async function refuseRenderInput(
   flag: string,
   force: unknown,
   warn: (text: string) => void,
+  passwd: string = PASSWD,
 ): Promise<void> {
   // A target the write refuses anyway (a link, a folder) is said by the write, as before; one in
   // the project is the repository's own file (`.cursorrules`, its AGENTS.md), no text of yours,
@@ -845,7 +847,7 @@ export async function refuseRenderInput(
       `${flag}: ${escapeInline(shown)}: ${unknown}, so what is yours is not known: an untrusted project's prompt is not written out of the project then; ${remedy}`,
     );
   }
-  const yours = await yourInputOf(options, prepared, write, named.files);
+  const yours = await yourInputOf(options, prepared, write, named.files, passwd);
 
   if (yours === undefined && project !== undefined && isWithin(write, project)) return;
   // Loaded only for a named output: a render to standard output never asks. A file of yours is
@@ -859,7 +861,9 @@ export async function refuseRenderInput(
   const why =
     yours?.agent === undefined
       ? `${escapeInline(shown)}: this render reads that file (${yours?.what ?? "a file of your agent dir, a context file, an import, a file a layer loads"}): the prompt written there, the repository's text in it, would be read as that file's by every later render`
-      : `${escapeInline(shown)}: ${yours.agent} reads that file as yours (${yours.what}): the prompt written there, the repository's text in it, would be read as your words in every project`;
+      : yours.owner === undefined
+        ? `${escapeInline(shown)}: ${yours.agent} reads that file as yours (${yours.what}): the prompt written there, the repository's text in it, would be read as your words in every project`
+        : `${escapeInline(shown)}: ${yours.agent} reads that file as ${escapeInline(yours.owner)}'s (${yours.what}, in the home folder of ${escapeInline(yours.owner)}): the prompt written there, the repository's text in it, would be read as ${escapeInline(yours.owner)}'s words in every project`;
   if (yours !== undefined && untrusted) {
     throw new RefusedError(
       `${flag}: ${why}; not written, and --force does not write an untrusted project's prompt over a file of yours: write it elsewhere`,
@@ -893,7 +897,9 @@ const AGENT_DIR_READ_FOLDERS: readonly string[] = [
  * AGENT_DIR_READ_FOLDERS}, a file below one of the agents' prompt folders in your home folder
  * ({@link PROMPT_FOLDERS} there, as the agent dir's `prompts/`: Codex sends `~/.codex/prompts/x.md`
  * as your message on `/prompts:x`, a Claude Code output style in `~/.claude/output-styles/` is
- * part of its system prompt, in every project; `agent` names who reads it, review rev107d F2),
+ * part of its system prompt, in every project; `agent` names who reads it, review rev107d F2;
+ * in another user's home folder (`owner` names whose) or where `$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`,
+ * `$XDG_CONFIG_HOME` move them too: {@link promptFoldersOfYours} with `passwd`, rev108c F1),
  * a file `--system-prompt` or `--append-system-prompt` names, or any
  * file the render printed as yours ({@link yourFilesRead}: your context file and everything it
  * imports, your layer's sections and base prompt, your skills and rules); each by its path and
@@ -904,7 +910,8 @@ async function yourInputOf(
   prepared: PreparedPrompt,
   write: string,
   importsNamed: readonly { path: string; what: string }[],
-): Promise<{ what: string; agent?: string } | undefined> {
+  passwd: string,
+): Promise<{ what: string; agent?: string; owner?: string } | undefined> {
   const dirs = yourDirsOf(options, prepared);
   const named = [
     prepared.opts?.systemPrompt?.path,
@@ -928,13 +935,25 @@ async function yourInputOf(
       }
     }
   }
+  // In your home folder, where $CLAUDE_CONFIG_DIR, $CODEX_HOME, $XDG_CONFIG_HOME move them, and
+  // in each other user's home folder as refuseGlobalInstructions judges them (rev108c F1).
   const { home } = resolveCommonPaths(options);
-  for (const [agent, folders] of Object.entries(PROMPT_FOLDERS)) {
-    for (const folder of folders.map((f) => join(home, f))) {
-      const tops = (await ledTo(folder)).map((k) => `${samePathKey(k).replace(/\/$/, "")}/`);
-      if (targets.some((t) => tops.some((top) => t.startsWith(top)))) {
-        return { what: `a file of ${agent}'s prompt folder ${escapeInline(folder)}`, agent };
-      }
+  const env = options.env ?? process.env;
+  const homes: (string | OwnedHome)[] = [
+    home,
+    ...(await otherHomes(passwd, home, env)).flatMap((o) =>
+      [o.home, o.real].map((path) => ({ path, user: o.user })),
+    ),
+  ];
+  for (const { agent, path: folder, owner } of promptFoldersOfYours(homes, env)) {
+    const tops = (await ledTo(folder)).map((k) => `${samePathKey(k).replace(/\/$/, "")}/`);
+    if (targets.some((t) => tops.some((top) => t.startsWith(top)))) {
+      const whose = owner === undefined ? {} : { owner };
+      return {
+        what: `a file of ${agent}'s prompt folder ${escapeInline(folder)}`,
+        agent,
+        ...whose,
+      };
     }
   }
   for (const p of named) {

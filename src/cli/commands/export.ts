@@ -368,6 +368,7 @@ export async function exportCommand(flags: ExportFlags, io: CliIo): Promise<numb
       "export",
       flags.force,
       io.stderr,
+      io.passwd,
     );
   }
   const result = renderPrepared(prepared);

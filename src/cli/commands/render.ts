@@ -102,6 +102,7 @@ export async function renderCommand(flags: RenderCommandFlags, io: CliIo): Promi
       "--output",
       flags.force,
       io.stderr,
+      io.passwd,
     );
   }
   try {

@@ -74,6 +74,7 @@ export async function watchCommand(flags: WatchFlags, io: CliIo): Promise<number
       "export",
       flags.force,
       io.stderr,
+      io.passwd,
     );
   }
   if (target)
