@@ -1,6 +1,6 @@
-import { join, relative } from "node:path";
+import { join, relative, sep } from "node:path";
 import { realpathOrSelf } from "../_fs.js";
-import { isWithin } from "../_paths.js";
+import { isWithin, toPosix } from "../_paths.js";
 import {
   type HeldWalk,
   heldLinks,
@@ -86,6 +86,8 @@ export async function placeOwnFile(path: string, o: OwnFiles): Promise<OwnPlace>
   if (walked.kind === "stopped") return { kind: "refused", refusal: stopRefusal(walked) };
   const root = walked.repository;
   if (root === undefined) return { kind: "own" };
+  const git = gitFolderRefusal(walked.real, root);
+  if (git) return { kind: "refused", refusal: git };
   const reach = await projectReach({
     start: root,
     root,
@@ -93,5 +95,33 @@ export async function placeOwnFile(path: string, o: OwnFiles): Promise<OwnPlace>
     trusted: o.trusted,
     signal: o.signal ?? NO_DEADLINE,
   });
+  // Reached from your files, never at its own name in the checkout: untrusted, its private
+  // paths (`.env`, what it ignores) are refused, as a link of its own to them would be (rev108b F2).
+  const secret = reach.isPrivate && (await reach.isPrivate(walked.real));
+  if (secret) return { kind: "refused", refusal: checkoutPrivateRefusal(root, secret) };
   return { kind: "checkout", root, reach, spelled: walked.spelled };
+}
+
+/**
+ * A file of yours whose real path lies in a checkout's git folder (`.git/config`, with its remote's
+ * token): refused, trusted or not; a git folder is never instructions (review rev108b F2). Asked
+ * by {@link placeOwnFile} and its synchronous twin.
+ */
+export function gitFolderRefusal(real: string, root: string): Refusal | undefined {
+  if (!isWithin(real, root)) return undefined;
+  const names = relative(root, real).split(sep);
+  if (!names.some((name) => name.toLowerCase() === ".git")) return undefined;
+  return {
+    reason: "private",
+    code: "file-private",
+    message: `it resolves to ${toPosix(real)}, inside the git folder of the checkout ${toPosix(root)}, which is never read into a prompt (it holds the checkout's remotes and their tokens)`,
+  };
+}
+
+function checkoutPrivateRefusal(root: string, secret: { rel: string; why: string }): Refusal {
+  return {
+    reason: "private",
+    code: "file-private",
+    message: `the project is not trusted and it resolves to ${secret.rel} in the checkout ${toPosix(root)}, which is ${secret.why}; trust the project to read it`,
+  };
 }

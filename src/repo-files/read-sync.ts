@@ -23,6 +23,7 @@ import {
   stopRefusal,
 } from "./held-links.js";
 import { yourPrivateRefusal } from "./own-private.js";
+import { gitFolderRefusal } from "./own-reach.js";
 import { findProjectRootSync } from "./project-root.js";
 import {
   folderWords,
@@ -113,6 +114,8 @@ function placeOwnFileSync(
   if (walked.kind === "stopped") return { kind: "refused", refusal: stopRefusal(walked) };
   const root = walked.repository;
   if (root === undefined) return { kind: "own" };
+  const git = gitFolderRefusal(walked.real, root);
+  if (git) return { kind: "refused", refusal: git };
   if (!o.trusted) return { kind: "refused", refusal: UNTRUSTED_CHECKOUT };
   const realRoot = realOrSelfSync(root);
   const reach = reachOf({
