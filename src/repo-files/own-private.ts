@@ -422,8 +422,8 @@ export function yourPrivateRefusal(
   // your home's instruction files), named in your home or agent dir, whose links lead out of both
   // (`APPEND_SYSTEM.md -> /run/secrets/db_password`, a kit cloned as `~/.pi/agent` whose
   // `AGENTS.md` links there): refused, as an import leading there is (review rev104a F2), for
-  // every reader, not a flag each must remember (review rev107a F2); unless it leads into Nix's
-  // store or your stowed dotfiles. A target in a checkout never gets here as yours: its door
+  // every reader, not a flag each must remember (review rev107a F2); unless it leads into Nix's or
+  // Guix's store or your stowed dotfiles. A target in a checkout never gets here as yours: its door
   // reads it, with its reach (`byIdentity` false), before this check (`placeOwnFile`).
   if (
     at.agentDir !== undefined &&
@@ -432,7 +432,7 @@ export function yourPrivateRefusal(
     isAbsolute(named) &&
     mine.mine.some((top) => isWithin(named, top)) &&
     !mine.mine.some((top) => isWithin(real, top)) &&
-    !isWithin(real, NIX_STORE) &&
+    !READ_ONLY_STORES.some((store) => isWithin(real, store)) &&
     !at.mirrored?.(named, mine.mine.slice(0, 2))
   ) {
     return linkOutOfYours(named, real);
@@ -458,12 +458,14 @@ export function yourPrivateRefusal(
 }
 
 /**
- * Nix's store, where home-manager puts the files it links into your home (`~/.pi/agent/SYSTEM.md
- * -> /nix/store/…-home-manager-files/.pi/agent/SYSTEM.md`): world-readable and read-only by
- * design, built from your own configuration, never a place for secrets (they go through sops-nix
- * or agenix to /run), so a layer file of yours leading there is read as yours (lead, fx106a).
+ * The read-only package stores a home manager links your files into: Nix's, where home-manager
+ * puts them (`~/.pi/agent/SYSTEM.md -> /nix/store/…-home-manager-files/.pi/agent/SYSTEM.md`),
+ * and Guix's, where Guix Home does (`/gnu/store/…-home-files/…`, review rev108b F7):
+ * world-readable and read-only by design, built from your own configuration, never a place for
+ * secrets (they go through sops-nix or agenix to /run), so a layer file of yours leading there is
+ * read as yours (lead, fx106a).
  */
-const NIX_STORE = "/nix/store";
+const READ_ONLY_STORES: readonly string[] = ["/nix/store", "/gnu/store"];
 
 function linkOutOfYours(named: string, real: string): Refusal {
   return {

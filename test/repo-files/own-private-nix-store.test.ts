@@ -21,8 +21,19 @@ describe("a layer file of yours linked into /nix/store", () => {
     expect(yourPrivateRefusal(real, one, at, named)).toBeUndefined();
   });
 
+  it("is read when its real path lies in Guix's /gnu/store (Guix Home; review rev108b F7)", () => {
+    const real = "/gnu/store/0abc-home-files/.pi/agent/SYSTEM.md";
+    expect(yourPrivateRefusal(real, one, at, named)).toBeUndefined();
+  });
+
   it("is refused when it leads elsewhere out of your home and agent dir", () => {
-    for (const real of ["/run/secrets/db_password", "/nix/storex/SYSTEM.md", "/nix/SYSTEM.md"]) {
+    for (const real of [
+      "/run/secrets/db_password",
+      "/nix/storex/SYSTEM.md",
+      "/nix/SYSTEM.md",
+      "/gnu/storex/SYSTEM.md",
+      "/gnu/SYSTEM.md",
+    ]) {
       expect(yourPrivateRefusal(real, one, at, named)?.message).toContain(
         "out of your home folder and your agent dir",
       );

@@ -1,3 +1,4 @@
+import { escapeInline } from "../../_text.js";
 import type { SimulationReport, Survival } from "../../author/index.js";
 import { CACHE_CLASSES } from "../../sections/types.js";
 import type { Palette } from "../colors.js";
@@ -40,8 +41,9 @@ export function formatSimulation(
   out.push(
     `baseline: ${b.bytes} bytes, ~${b.tokens} tokens: ${CACHE_CLASSES.map((c) => `${c} ~${b.byClass[c].tokens}`).join(", ")}`,
   );
+  // A reason quotes names raw (`private (a\nerror … is ignored by git)`): on one line (review rev108b F6).
   for (const s of report.skipped)
-    out.push(paint.dim(`  not copied: ${show(s.path)} (${s.reason})`));
+    out.push(paint.dim(`  not copied: ${show(s.path)} (${escapeInline(s.reason)})`));
   const ignored = ignoredLine(report, show);
   if (ignored !== "") out.push(paint.dim(ignored.trimEnd()));
   out.push("");

@@ -121,7 +121,10 @@ export async function geminiContextNames(
     };
   }
   const diagnostics: Diagnostic[] = [];
+  // The first MAX_GEMINI_NAMES distinct names are kept; the rest are only counted, through a set:
+  // a list of 131,000 names, each looked for in those before it, cost 13 s (review rev108b F3).
   const names: string[] = [];
+  const seen = new Set<string>();
   for (const name of listed) {
     if (!isPlainName(name)) {
       diagnostics.push(warn(`context.fileName ${shownEntry(name)} is not one file name; left out`));
@@ -132,14 +135,17 @@ export async function geminiContextNames(
           `context.fileName ${shownEntry(name)} is a hidden name; left out: no hidden file is read as context`,
         ),
       );
-    } else if (!names.includes(name)) names.push(name);
+    } else if (!seen.has(name)) {
+      seen.add(name);
+      if (names.length < MAX_GEMINI_NAMES) names.push(name);
+    }
   }
-  if (names.length > MAX_GEMINI_NAMES) {
+  if (seen.size > MAX_GEMINI_NAMES) {
     diagnostics.push(
-      warn(`context.fileName lists ${names.length} names; the first ${MAX_GEMINI_NAMES} are read`),
+      warn(`context.fileName lists ${seen.size} names; the first ${MAX_GEMINI_NAMES} are read`),
     );
   }
-  return { names: names.slice(0, MAX_GEMINI_NAMES), diagnostics };
+  return { names, diagnostics };
 }
 
 /**
