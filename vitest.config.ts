@@ -28,6 +28,8 @@ const SLOW = [
   "test/catalogue/hostile-output-own-imports.test.ts",
   // rev105e F1: a dozen CLI renders with -o, the first loads the CLI (1.2 s idle).
   "test/catalogue/hostile-output-named-import.test.ts",
+  // fx108g (rev108c F2, rev108a F1): six CLI renders with -o, the first loads the CLI (8 s under load).
+  "test/catalogue/hostile-output-import-through-link.test.ts",
   // fx107d (rev107d F1): a dozen CLI renders, exports and watches with -o (1.4 s idle, the first cold).
   "test/catalogue/hostile-output-missing-folder.test.ts",
   // fx107d (rev107d F2): a dozen CLI renders, exports and a watch with -o (1.5 s idle, the first cold).

@@ -964,10 +964,30 @@ async function yourInputOf(
   }
   for (const { path, what } of [...yourFilesRead(prepared), ...importsNamed]) {
     const at = resolve(path);
-    const keys = [at, await realpath(at).catch(() => at)].map(samePathKey);
+    const keys = [at, await realPathAsItWillBe(at)].map(samePathKey);
     if (targets.some((t) => keys.includes(t))) return { what: `${what}, ${escapeInline(path)}` };
   }
   return undefined;
+}
+
+/**
+ * The real path `path` will have once it is made: the real path of its nearest existing folder
+ * (itself, when it exists), with the names still to be made after it; the path as given when no
+ * folder of it resolves. A file of yours not made yet, named through a linked folder, is keyed as
+ * the target it will be, which is judged by where its links lead (review rev108c F2: `@~/lnk2/new.md`
+ * with `~/lnk2 -> real` was keyed as written, and `-o ~/real/new.md` was written).
+ */
+async function realPathAsItWillBe(path: string): Promise<string> {
+  const rest: string[] = [];
+  let at = path;
+  for (;;) {
+    const real = await realpath(at).catch(() => undefined);
+    if (real !== undefined) return join(real, ...rest);
+    const up = dirname(at);
+    if (up === at) return path;
+    rest.unshift(basename(at));
+    at = up;
+  }
 }
 
 /**
@@ -1065,7 +1085,17 @@ async function importsNamedByYours(
       if (seen.has(key)) continue;
       seen.add(key);
       const text = await readRepoCapped(path, { own, maxBytes: DEFAULT_MAX_CONTEXT_BYTES });
-      if (!text.ok) continue;
+      // Missing, or no file (a folder `@docs/` names): nothing imported. Any other refusal (a file
+      // of yours linked out of home, unreadable, binary): what it imports is not known (review
+      // rev108a F1: a refused `~/.claude/CLAUDE.md -> /dotfiles/CLAUDE.md` was taken as importing
+      // nothing, and `-o ~/notes/team.md`, which Claude Code reads through it, was written).
+      if (!text.ok && (text.reason === "missing" || text.reason === "not-file")) continue;
+      if (!text.ok) {
+        return {
+          files,
+          unknown: `${escapeInline(path)}, a file of yours, could not be read (${text.reason})`,
+        };
+      }
       if (text.omitted > 0) {
         return {
           files,
