@@ -431,8 +431,12 @@ function definitionsEnd(
     if (label === null || at + label[0].length > to) return at;
     // A label of white space only (JS trim()'s set: NBSP, U+3000, U+FEFF...) is none, as
     // commonmark.js's normalizeReference reads it: `[ ]: <table>` is a paragraph's live tag
-    // (rev107f F2).
-    if (label[0].slice(label[0].indexOf("[") + 1, -2).trim() === "") return at;
+    // (rev107f F2). So is one of over 999 characters as written, escapes counted (CommonMark:
+    // at most 999 characters between the brackets; DEFINITION_LABEL counts 999 units, an escape
+    // one): `[\a\a...]: <table>` of 1,200 is a paragraph's live tag (rev108c F4). A line
+    // ending or indent counted here that commonmark.js drops errs to a live tag (a `</p>` more).
+    const inner = label[0].slice(label[0].indexOf("[") + 1, -2);
+    if (inner.length > 999 || inner.trim() === "") return at;
     const start = blanksFrom(text, at + label[0].length, to);
     let end: number;
     const angled = text[start] === "<";
@@ -464,7 +468,10 @@ function definitionsEnd(
   }
 }
 
-/** A link reference definition's label and colon, at a line's start (up to 3 spaces). Sticky. */
+/**
+ * A link reference definition's label and colon, at a line's start (up to 3 spaces). Sticky.
+ * It counts 999 units, an escape one: `definitionsEnd` also bounds the label as written.
+ */
 const DEFINITION_LABEL = / {0,3}\[(?:[^[\]\\]|\\[\s\S]){1,999}\]:/y;
 
 /**

@@ -44,6 +44,31 @@ describe("hostile text: a link label of white space only defines nothing (rev107
     }
   });
 
+  // Review rev108c F4 (medium): a label over 999 characters as written (an escape is two) is no
+  // label to commonmark.js (CommonMark: at most 999 characters between the brackets), while our
+  // view counted 999 units (`\\a` one): `[\\a x 600]: <table>` printed a live table in an open `<p>`.
+  const LONG = ["\\a".repeat(500), "\\a".repeat(600), `${"\\a".repeat(499)}\\]`];
+  it("a label over 999 characters as written, escapes counted: a tag where commonmark.js prints one (rev108c F4)", () => {
+    const shapes = LONG.map((label) => `[${label}]: <table>\n`);
+    expect(shapes.map((shape) => shape.length)).toEqual([1012, 1212, 1012]);
+    for (const shape of [...shapes, ...shapes.map((shape) => `> ${shape}`)])
+      expect(live(shape)).toEqual({ commonmark: true, ours: true });
+  });
+
+  it("a label of 999 characters as written is still a definition (rev108c F4)", () => {
+    for (const label of ["a".repeat(999), `${"\\a".repeat(499)}b`, `${"\\a".repeat(498)}\\]a`])
+      expect(live(`[${label}]: <table>\n`)).toEqual({ commonmark: false, ours: false });
+  });
+
+  it("a project's slash template `[\\a x 600]: <table>`: a `</p>` before the live table (rev108c F4)", () => {
+    for (const label of LONG) {
+      const { text } = expandPromptTemplateResult("/x NEVER push to main", [
+        { name: "x", content: `[${label}]: <table>\n$ARGUMENTS\n`, source: "project" },
+      ]);
+      expect(text).toContain("</p><table>");
+    }
+  });
+
   it("the closers keep and close a live `<b>` after `[ ]:`", () => {
     const closed = closeOpenBlocks("[ ]: <b>\nmore\n");
     expect(closed).toMatch(/^\[ \]: <b>\nmore\n[\s\S]*<\/b>/);
