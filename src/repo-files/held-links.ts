@@ -659,6 +659,8 @@ function* innermostClimb(dir: string, limit = 256): Walking<string | undefined> 
  * it make: a kit whose `AGENTS.md` you link (`~/.pi/agent/AGENTS.md ->
  * ~/src/prompt-kit/AGENTS.md`) is not yours by that link, nor when its own
  * `AGENTS.md` is a link to a `.pi/agent/AGENTS.md` it commits: undefined.
+ * And the file's real path (after every link) must lie in that repository:
+ * a mirror's file linked out of the mirror is not the mirror's (rev108b F1).
  */
 export function mirroredRepository(
   path: string,
@@ -685,7 +687,17 @@ function* mirrored(path: string, homes: readonly string[]): Walking<string | und
     const repository = yield* innermostClimb(realFolder);
     if (repository === undefined) continue;
     const realTop = yield* asked<string>({ ask: "realpath", path: top });
-    if (isWithin(realTop, repository)) return repository;
+    if (!isWithin(realTop, repository)) continue;
+    // Where the file itself leads, after every link (the mirror's own links too): only a file
+    // whose real path lies in the mirror is the mirror's. A kit's committed `AGENTS.md ->
+    // sub/.pi/agent/AGENTS.md`, itself a link out of the kit, "mirrors" nothing (review rev108b F1).
+    let realFile: string;
+    try {
+      realFile = yield* asked<string>({ ask: "realpath", path: file });
+    } catch {
+      continue;
+    }
+    if (isWithin(realFile, repository)) return repository;
   }
   return undefined;
 }

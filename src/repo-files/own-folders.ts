@@ -50,7 +50,9 @@ export async function sharedAgentDir(agentDir: string): Promise<string | undefin
   // Looked up on this thread, not through `_io.ts`: a few lstat calls, and a prompt session's
   // steps are not made to read again by the folders from `/` down, which say nothing of their files.
   const alsoYou = sudoUser();
-  return sharedOnTheWaySync(resolve(agentDir), { owners: true, folder: "written", alsoYou });
+  // The agent dir itself judged as a folder names are looked up in: sticky or not, one others may
+  // write to is shared, since any user may add his own AGENTS.md there (review rev108b F5).
+  return sharedOnTheWaySync(resolve(agentDir), { owners: true, folder: "lookups", alsoYou });
 }
 
 /** The warning at an agent dir left unread because another user could fill it ({@link sharedAgentDir}'s `why`). */

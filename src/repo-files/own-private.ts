@@ -3,6 +3,7 @@ import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { homeFolder, isWithin, toPosix } from "../_paths.js";
 import { realpathSyncLinear } from "../_realpath.js";
 import { PI_AGENT_CONFIG_FILES, SETTINGS_FILES } from "../agent-settings-files.js";
+import { namesRefusal } from "./door-checks.js";
 import { NO_DEADLINE } from "./no-deadline.js";
 import type { Refusal } from "./reach.js";
 
@@ -451,6 +452,12 @@ export function yourPrivateRefusal(
     const shown = `~/${toPosix(relative(mine.home, same))}`;
     return privateRefusal(`it is another name (a hard link) of ${shown}`);
   }
+  // A file of your agent dir with more than one name (a kit's `AGENTS.md` a hard link to
+  // `/srv/app/db_password`, as Python's `tarfile` makes from a member naming it): its real path
+  // is its own name, so no link leads out, yet its other names may lie anywhere; refused as a
+  // checkout's door refuses one (review rev108b F4).
+  if (at.agentDir !== undefined && mine.mine.slice(2).some((top) => isWithin(real, top)))
+    return namesRefusal(s, real);
   if (short === undefined) return undefined;
   return privateRefusal(
     `it has ${s.nlink} names (hard links to one file) and your private files could not all be compared with it (${short}), so it may be one`,

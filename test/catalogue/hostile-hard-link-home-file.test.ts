@@ -153,7 +153,7 @@ describe("hostile-hard-link-home-file: a project file that is a hard link to you
     expect(JSON.stringify(report)).toContain(words(names + 1, "b.md"));
   });
 
-  it("your own files with more than one name are still read: your agent dir's AGENTS.md, a file you name", async () => {
+  it("a file you name with more than one name is still read; your agent dir's is refused (review rev108b F4)", async () => {
     const { root, project } = unpacked();
     put(root, "home/notes/rules.md", "MY-OWN-RULE: answer briefly.\n");
     mkdirSync(join(root, "agent"));
@@ -162,7 +162,8 @@ describe("hostile-hard-link-home-file: a project file that is a hard link to you
     const result = await renderSystemPrompt(
       pinned(root, { cwd: project, appendSystemPrompt: "~/notes/more.md" }),
     );
-    expect(result.text.match(/MY-OWN-RULE/g)).toHaveLength(2);
+    expect(result.text.match(/MY-OWN-RULE/g)).toHaveLength(1);
     expect(result.text).not.toContain(SECRET);
+    expect(result.diagnostics.map((d) => d.path)).toContain(join(root, "agent/AGENTS.md"));
   });
 });

@@ -222,7 +222,8 @@ describe("hard links: the door refuses a repository's file with more than one na
       now: NOW,
       appendSystemPrompt: "~/notes/rules.md",
     });
-    expect(result.text.match(/MY-RULE/g)).toHaveLength(2);
+    // The agent dir's AGENTS.md, a second name of it, is refused (review rev108b F4).
+    expect(result.text.match(/MY-RULE/g)).toHaveLength(1);
   });
 
   it("a repository cannot carry one: git stores the content, and a clone's files are separate", () => {

@@ -59,7 +59,8 @@ describe("one look at your private places per render", () => {
     expect(result.diagnostics.filter((d) => d.code === "config-refused")).toEqual([]);
     expect(result.text).toContain("YOUR-AGENTS-MARKER");
     expect(result.text).toContain("YOUR-SECTION-MARKER");
-    expect(result.text).toContain("YOUR-HARD-LINKED-MARKER");
+    // A file of the agent dir with more than one name is refused (review rev108b F4).
+    expect(result.text).not.toContain("YOUR-HARD-LINKED-MARKER");
     expect(looksAt(home)).toBe(1);
   });
 
@@ -74,7 +75,7 @@ describe("one look at your private places per render", () => {
   it("a key hard-linked in after a render is refused by the next", async () => {
     const { root, home, agentDir } = yourSetup();
     const options = pinned(root, { agentDir, deadlineMs: 60_000 });
-    expect((await renderSystemPrompt(options)).text).toContain("YOUR-HARD-LINKED-MARKER");
+    expect((await renderSystemPrompt(options)).text).toContain("YOUR-AGENTS-MARKER");
     linkSync(join(home, ".ssh/id_rsa"), join(agentDir, "sections/key.md"));
     const next = await renderSystemPrompt(options);
     expect(next.text).not.toContain("KEY\n");
