@@ -231,21 +231,33 @@ function ownVersion(template: SectionTemplate): SectionTemplate | undefined {
 /**
  * `project_<name>`, or, when that is near a reserved name ({@link nearReserved}:
  * `project_user_instructions` holds `user_instructions`, review rev72c F3 and
- * rev102b F2), `project_section_<hash of the name>`, with a number after it
- * while that is near one too: the tag given never holds a reserved name.
+ * rev102b F2), `project_section_<hash of the name>`, the hash taken again with
+ * another seed while that is near one too, at most {@link TAG_HASH_TRIES} times,
+ * then no element: the tag given never holds a reserved name, and the search
+ * ends. Before, a number was put after a near hash until one was not near, and
+ * a hash read as a name of a family (`1d3b8484`, read `ide…`) was near with
+ * every number: the render never returned (the section `s1618`).
  * `project_<name>` is read within `budget`, and taken only when read; the
- * others (some 30 characters) whatever is left of it.
+ * others (some 30 characters each) whatever is left of it.
  */
-function projectTag(name: string, reserved: ReadonlySet<string>, budget?: TagBudget): string {
+function projectTag(
+  name: string,
+  reserved: ReadonlySet<string>,
+  budget?: TagBudget,
+): string | false {
   const tag = `project_${name}`;
   if (!nearReserved(tag, reserved, budget)) return tag;
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193);
-  const plain = `project_section_${(hash >>> 0).toString(16).padStart(8, "0")}`;
-  let given = plain;
-  for (let n = 2; nearReserved(given, reserved); n++) given = `${plain}_${n}`;
-  return given;
+  for (let seed = 0; seed < TAG_HASH_TRIES; seed++) {
+    let hash = Math.imul(0x811c9dc5 ^ seed, seed === 0 ? 1 : 0x01000193);
+    for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193);
+    const given = `project_section_${(hash >>> 0).toString(16).padStart(8, "0")}`;
+    if (!nearReserved(given, reserved)) return given;
+  }
+  return false;
 }
+
+/** How many hashes {@link projectTag} tries before it gives a section no element. */
+const TAG_HASH_TRIES = 16;
 
 /**
  * `templates` with each trusted project's version of a section of yours (a
