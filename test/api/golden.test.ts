@@ -57,7 +57,7 @@ describe("golden prompts (snapshots/*.scenario.yaml)", () => {
     const root = "/tmp/sysprompt-golden-budget/budget-tree-skills";
     budgetProject(root);
     const result = await renderSystemPrompt(
-      pinned(root, { workspaceTree: true, maxPromptTokens: 1120 }),
+      pinned(root, { workspaceTree: true, maxPromptTokens: 1184 }),
     );
     expect(result.budget?.cuts.map((c) => [c.section, c.step, c.complete])).toEqual([
       ["workspace_tree", "tree-lines", true],

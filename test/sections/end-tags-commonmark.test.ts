@@ -98,7 +98,7 @@ describe("every section's end tag is an HTML block for CommonMark (review rev82c
     const root = tempDir();
     budgetProject(root);
     const result = await renderSystemPrompt(
-      pinned(root, { workspaceTree: true, maxPromptTokens: 1120 }),
+      pinned(root, { workspaceTree: true, maxPromptTokens: 1184 }),
     );
     expect(result.text).toContain("Skill descriptions are left out");
     expectEndTagsHtml(result, 3);
