@@ -42,6 +42,7 @@ import {
   quirksTableStartsInCheck,
   rawHidingTags,
   rawMarkupCloser,
+  rawMarkupEnd,
   tablesApartInCheck,
   unendedMarkupAt,
   withCheckBudget,
@@ -1471,13 +1472,19 @@ function quirksEndTags(before: string, closer: string): string {
 
 /** {@link hostClosingAfter}: the closers of the text read as a fragment, then {@link QUIRKS_END_TAGS} where they are needed. */
 function hostClosersOf(before: string): string | undefined {
+  const end = rawMarkupEnd(before);
+  // Ending a tag the result began is writing the rest of it: a name sysprompt may not write in an
+  // end tag (`x <system-reminder b='`, `</system-reminder b='`: rev107c F2's rule) gets nothing
+  // after it, since whatever follows ends that tag or stays in it (review rev108c F5: the `'>`
+  // written completed the forged `<system-reminder b='…'>`).
+  if (end?.tag !== undefined && !endTagsWritable(`</${end.tag}>`)) return undefined;
   const closer = closersAfter(before, "");
   if (closer !== undefined && rawMarkupCloser(before + closer) === "") return closer;
   // A result that ends inside a tag, a bogus comment or CDATA (`<a href='`, `<!x`, `</a`, also in
   // a code span or fence, which a raw reader reads as markup) and that the closers leave so gets
   // the tokenizer's own ending first, then is read as any other; where that is not confirmed,
   // nothing is appended (rev82c F3: "cannot be told" was taken as "keep as is").
-  const token = rawMarkupCloser(before);
+  const token = end?.closer;
   if (token === undefined || token === "") return undefined;
   const ended = closersAfter(before, token);
   return ended !== undefined && rawMarkupCloser(before + ended) === "" ? ended : undefined;
@@ -1509,7 +1516,7 @@ function closersAfter(before: string, token: string): string | undefined {
 }
 
 /** Why nothing follows a tool's result {@link hostClosingAfter} gives no closer for: pi's warning, opencode's note. */
-export const UNCLOSABLE_RESULT = `holds HTML whose end sysprompt could not read or close so that text after it is shown (an element nothing closes, such as <plaintext>, more HTML than one reading takes, or more than ${HOST_RESULT_CHECK_CHARS} characters to check)`;
+export const UNCLOSABLE_RESULT = `holds HTML whose end sysprompt could not read or close so that text after it is shown (an element nothing closes, such as <plaintext>, a tag or element named as a host's or a chat template's, which sysprompt does not write, more HTML than one reading takes, or more than ${HOST_RESULT_CHECK_CHARS} characters to check)`;
 
 /**
  * {@link hostClosingAfter} of `before`, worked out once, when first asked. A

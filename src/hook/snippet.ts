@@ -8,6 +8,7 @@
 import { basename, dirname, isAbsolute, join, posix, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { expandHome, pathKey, xdgFolder } from "../_paths.js";
+import { escapeInline } from "../_text.js";
 import { SETTINGS_FILES } from "../agent-settings-files.js";
 import { quotePath } from "../agents/export.js";
 import { RULE_FORMATS } from "../gather/rules/index.js";
@@ -320,6 +321,8 @@ export const IMPORTING_INSTRUCTION_FOLDERS: ReadonlySet<string> = new Set(["clau
 export const MOVED_INSTRUCTION_PLACES: readonly {
   variable: string;
   agent: string;
+  /** The folder of your home folder it moves (`.codex`): the default place of `$CODEX_HOME`. */
+  moves: string;
   below: string;
   files: readonly string[];
   folders: readonly string[];
@@ -328,6 +331,7 @@ export const MOVED_INSTRUCTION_PLACES: readonly {
 }[] = [
   {
     variable: "CLAUDE_CONFIG_DIR",
+    moves: ".claude",
     agent: "claude-code",
     below: "",
     files: ["CLAUDE.md"],
@@ -336,6 +340,7 @@ export const MOVED_INSTRUCTION_PLACES: readonly {
   },
   {
     variable: "CODEX_HOME",
+    moves: ".codex",
     agent: "codex",
     below: "",
     files: ["AGENTS.md", "AGENTS.override.md"],
@@ -344,6 +349,7 @@ export const MOVED_INSTRUCTION_PLACES: readonly {
   },
   {
     variable: "XDG_CONFIG_HOME",
+    moves: ".config",
     agent: "opencode",
     below: "opencode",
     files: ["AGENTS.md"],
@@ -491,6 +497,37 @@ function movedInstructionPlaces(
       })),
     ];
   });
+}
+
+/**
+ * `text`, advice that names an agent's folder in your home folder (`~/.codex/config.toml`,
+ * `~/.claude/settings.json`, `~/.config/opencode/opencode.json`), with each folder a variable of
+ * {@link MOVED_INSTRUCTION_PLACES} moves under `env` named where the agent reads it: an absolute
+ * value, or one from `~`, by the path it leads to (`/srv/codex/config.toml`); a relative
+ * `CODEX_HOME` or `CLAUDE_CONFIG_DIR`, which sysprompt does not follow (the agent takes it from
+ * the folder it starts in), as the variable (`$CODEX_HOME/config.toml`); a relative XDG one is
+ * ignored, as the XDG spec has it. An empty value is none (review rev108c F6: with `CODEX_HOME`
+ * set, `export --agent codex` named `~/.codex/config.toml`, a file Codex then never reads).
+ */
+export function movedFoldersSaid(
+  text: string,
+  env: Readonly<Record<string, string | undefined>>,
+  home: string,
+): string {
+  let said = text;
+  for (const { variable, moves, below } of MOVED_INSTRUCTION_PLACES) {
+    const from = `~/${posix.join(moves, below)}/`;
+    const value = env[variable];
+    if (value === undefined || value === "" || !said.includes(from)) continue;
+    const at = movedRoot(env, variable, home);
+    if (at === undefined && variable.startsWith("XDG_")) continue;
+    const to =
+      at === undefined
+        ? `$${variable}/${below === "" ? "" : `${below}/`}`
+        : `${join(at, below).replace(/\/+$/, "")}/`;
+    said = said.replaceAll(from, escapeInline(to));
+  }
+  return said;
 }
 
 /** A prompt folder of yours or another user's ({@link promptFoldersOfYours}). */
@@ -705,6 +742,22 @@ export function hookSnippet(
   node: string,
   installed = self,
   trusted = true,
+  moved?: { env: Readonly<Record<string, string | undefined>>; home: string },
+): HookSnippet {
+  const snippet = agentHookSnippet(agent, self, node, installed, trusted);
+  if (moved === undefined) return snippet;
+  // Your settings file named where its agent's variable moves its folder (rev108c F6).
+  const said = (text: string) => movedFoldersSaid(text, moved.env, moved.home);
+  return { ...snippet, where: said(snippet.where), trust: said(snippet.trust) };
+}
+
+/** {@link hookSnippet} with your agents' folders in your home folder at their default places. */
+function agentHookSnippet(
+  agent: ToolAgent,
+  self: string,
+  node: string,
+  installed: string,
+  trusted: boolean,
 ): HookSnippet {
   const flag = trusted ? "" : " --untrusted";
   const command = `${quotePath(node, "shell")} ${quotePath(self, "shell")} hook ${agent}${flag}`;

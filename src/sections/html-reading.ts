@@ -395,6 +395,8 @@ function ownTextNodes(): typeof defaultTreeAdapter {
  */
 function tokenCloser(state: number): string | undefined {
   if (state === 0) return "";
+  // `<`, `</` or a tag's name (`x </div`, opencode's output as it is): a tag's, as its attributes' are.
+  if (state >= 5 && state <= 7) return ">";
   if (state >= 1 && state <= 30) return undefined; // raw text: its element's end tag
   if (state === 35 || state === 58 || state === 64) return '">';
   if (state === 36 || state === 59 || state === 65) return "'>";
@@ -418,18 +420,40 @@ export const COMMENT_CLOSER = "-->";
  * Linear ({@link unendedMarkupAt}) unless some markup is left unended there.
  */
 export function rawMarkupCloser(text: string): string | undefined {
-  if (unendedMarkupAt(text) === -1) return "";
+  return rawMarkupEnd(text)?.closer;
+}
+
+/**
+ * {@link rawMarkupCloser}, and `tag`, the name (lower-cased, as far as it is written) of the start
+ * or end tag `text` ends inside, whose ending the closer would write (`x <system-reminder b='`:
+ * `system-reminder`); undefined when it cannot be told.
+ */
+export function rawMarkupEnd(text: string): { closer: string; tag?: string } | undefined {
+  if (unendedMarkupAt(text) === -1) return { closer: "" };
   if (text.length > MAX_VERIFIED_CHARS) return undefined;
   try {
     const parser = cappedFragmentParser(MAX_HTML_ELEMENTS + text.length / 4, true);
     parser.tokenizer.write(text, false);
-    const tokenizer = parser.tokenizer as unknown as { state: number; returnState: number };
+    const tokenizer = parser.tokenizer as unknown as {
+      state: number;
+      returnState: number;
+      currentToken: { type: number; tagName?: string } | null;
+    };
     const state =
       tokenizer.state === 71 || tokenizer.state === 72 ? tokenizer.returnState : tokenizer.state;
     const token = tokenCloser(state) ?? "";
     // Written where a line starts (after the host's line break), a lone `>` is a block quote's
     // marker to CommonMark: `/>` ends a tag, an end tag or a bogus comment all the same.
-    return token === ">" ? "/>" : token;
+    const closer = token === ">" ? "/>" : token;
+    // A tag's name or attributes (parse5's TAG_NAME, then BEFORE_ATTRIBUTE_NAME to
+    // SELF_CLOSING_START_TAG), its token a start or end tag (3, 4).
+    const inTag = state === 7 || (state >= 31 && state <= 39);
+    const current = tokenizer.currentToken;
+    const tag =
+      inTag && current !== null && (current.type === 3 || current.type === 4)
+        ? current.tagName
+        : undefined;
+    return tag === undefined ? { closer } : { closer, tag };
   } catch (error) {
     if (error !== TOO_MUCH) throw error;
     return undefined;

@@ -1562,12 +1562,13 @@ async function refuseNamedOutput(
     platform: string;
   },
 ): Promise<PromptFolder | undefined> {
-  const real = async (p: string) => {
-    const folder = await realpath(dirname(p)).catch(() => undefined);
-    return folder === undefined ? undefined : join(folder, basename(p));
-  };
+  // Every check compares the real path the write will land at ({@link realPathAsItWillBe}: its
+  // folders' real paths, with the names still to be made, its own name not followed, as the write
+  // follows none): `~/pi/newdir/x.md` with `~/pi -> ~/.pi/agent` is pi's agent dir's file, though
+  // `newdir/` is not made yet (fx107d's limit, fixed by fx109b).
+  const landsAt = async (p: string) => join(await realPathAsItWillBe(dirname(p)), basename(p));
   const defined = <T>(x: T | undefined): x is T => x !== undefined;
-  const written = [path, write, await real(path)].filter(defined);
+  const written = [...new Set([path, write, await landsAt(path)].filter(defined))];
   // Each also as the path in your home folder it is by another name (see `homeSpellings`), but
   // sysprompt's own folders, left to their own judges, by any of their names; one that is your home
   // folder, holds it, or is `/` (`--agent-dir ~`) is no folder of sysprompt's alone: it exempts
@@ -1577,7 +1578,7 @@ async function refuseNamedOutput(
     dirname(o) === o || isWithin(where.home, o) || isWithin(realHome, o);
   const kept = (
     await Promise.all(
-      [where.cacheRoot, where.agentDir].map(async (o) => [o, await realpath(o).catch(() => o)]),
+      [where.cacheRoot, where.agentDir].map(async (o) => [o, await realPathAsItWillBe(o)]),
     )
   ).filter((names) => !names.some(holdsHome));
   const own = kept.map(([o]) => o).filter(defined);
@@ -1594,7 +1595,7 @@ async function refuseNamedOutput(
     saidOf(named, judge, names);
   // sysprompt's cache folder, by its path and its real path, the target as written and by its
   // folder's real path (review rev101d F5); one that is your home folder or holds it is none.
-  const caches = [where.cacheRoot, await realpath(where.cacheRoot).catch(() => where.cacheRoot)];
+  const caches = [where.cacheRoot, await realPathAsItWillBe(where.cacheRoot)];
   const inCache =
     !caches.some(holdsHome) &&
     written.some((t) => caches.some((c) => t !== c && isWithin(resolve(t), c)));
@@ -1627,7 +1628,7 @@ async function refuseNamedOutput(
       ? []
       : [{ as: join(where.home, ".pi", "agent"), at: where.agentDir }]),
   ];
-  const reals = await Promise.all(folders.map((f) => realpath(f.at).catch(() => undefined)));
+  const reals = await Promise.all(folders.map((f) => realPathAsItWillBe(f.at)));
   const yours = folders.flatMap((f, i) =>
     [f.at, reals[i]]
       .filter(defined)
@@ -1639,10 +1640,11 @@ async function refuseNamedOutput(
   const files = Object.values(SETTINGS_FILES).flatMap((names) =>
     names.map((f) => join(where.home, f)),
   );
-  const realFiles = await Promise.all(files.map(real));
-  const hit = files.filter((f, i) =>
-    [f, realFiles[i]].some((p) => p !== undefined && targets.includes(p)),
+  // As the write would land at it, and where its own link leads (`~/.claude.json -> dotfiles/…`).
+  const realFiles = await Promise.all(
+    files.map(async (f) => [await landsAt(f), await realPathAsItWillBe(f)]),
   );
+  const hit = files.filter((f, i) => [f, ...(realFiles[i] ?? [])].some((p) => targets.includes(p)));
   // GitHub reads `.github` at a repository's top only (`docs/.github/notes.md` is a plain file):
   // a folder holding one is a top when it is its own project root (or lies in no repository).
   const judged = [...targets, ...yours, ...hit];
@@ -2193,5 +2195,6 @@ export function homeDotNameOf(
   const at = library ? 0 : names.findIndex((n) => n.startsWith("."));
   if (at < 0) return undefined;
   const name = names[at] ?? "";
-  return at === names.length - 1 ? `a file named ${name}` : `a file in the folder ${name}`;
+  // (Named by the whole path: `~/.config/app/x.md`, `~/.config` its own repository, is in the folder.)
+  return at === all.length - 1 ? `a file named ${name}` : `a file in the folder ${name}`;
 }

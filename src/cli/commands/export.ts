@@ -19,6 +19,7 @@ import {
   HOOK_SNIPPET_AGENTS,
   hasHookSnippet,
   hookSnippet,
+  movedFoldersSaid,
   type PromptFolder,
 } from "../../hook/snippet.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
@@ -139,7 +140,8 @@ export async function exportTarget(
     ...(flags.out === undefined ? { cache: true } : {}),
     ...(target.promptFolder !== undefined ? { promptFolder: target.promptFolder } : {}),
     ...(target.loadedItself !== undefined ? { loadedItself: target.loadedItself } : {}),
-    spec,
+    // Where the advice names your agent's folder, as its variable moves it (review rev108c F6).
+    spec: { ...spec, where: movedFoldersSaid(spec.where, io.env, home) },
     ...named,
   };
 }
@@ -524,7 +526,10 @@ async function hooksCommand(flags: ExportFlags, io: CliIo): Promise<number> {
   // `--untrusted`: a hook that treats every project as untrusted, as the render was (rev107a F1).
   const trusted = flags.untrusted !== true;
   const installed = await realpath(self).catch(() => self);
-  const snippet = hookSnippet(agent, self, node, installed, trusted);
+  const snippet = hookSnippet(agent, self, node, installed, trusted, {
+    env: io.env,
+    home: io.home ?? homeFolder(),
+  });
   // The file the agent will run, by the PATH search's rule as the node is (review rev77d F1: a
   // sysprompt in a 0777 folder, or another user's, was named, and that user's code ran as you).
   const shared = await replaceableBinary(snippet.runs);
