@@ -274,8 +274,15 @@ export function describe(value: unknown, words: "js" | "yaml" = "js"): string {
     // Capped: the value may be a whole prompt.
     return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
   }
-  if (value instanceof Date) return String(value);
+  // A date as UTC, the same on every machine (review rev109b F1: `String` printed the local zone).
+  if (value instanceof Date)
+    return Number.isNaN(value.getTime()) ? "an invalid date" : value.toISOString();
   if (Array.isArray(value)) return words === "yaml" ? "a list" : "an array";
+  // YAML's `!!binary` and `!!set` are no mapping (review rev109b F1).
+  if (value instanceof Uint8Array)
+    return words === "yaml" ? "binary data (!!binary)" : "binary data";
+  if (value instanceof Set) return words === "yaml" ? "a set (!!set)" : "a set";
+  if (value instanceof Map) return words === "yaml" ? "a mapping" : "a map";
   if (value == null && words === "yaml") return "nothing";
   if (value === null) return "null";
   if (typeof value === "object") return words === "yaml" ? "a mapping" : "an object";

@@ -186,9 +186,15 @@ function readVars(
     if (typeof value !== "string") {
       const got = yaml.isScalar(pair.value)
         ? shown(value)
-        : pair.value
-          ? "a list or a mapping"
-          : "nothing";
+        : yaml.isSeq(pair.value)
+          ? "a list"
+          : yaml.isMap(pair.value)
+            ? pair.value.tag === "tag:yaml.org,2002:set"
+              ? "a set (!!set)"
+              : "a mapping"
+            : pair.value
+              ? "an alias"
+              : "nothing";
       report(
         "error",
         "config-bad-value",

@@ -204,7 +204,7 @@ describe("parseConfig", () => {
         "error",
         "config-bad-value",
         5,
-        'vars.list must be a string (quote a number or true/false: list: "…"), got a list or a mapping; it is ignored',
+        'vars.list must be a string (quote a number or true/false: list: "…"), got a list; it is ignored',
       ],
     ]);
     expect(parse("vars: [a, b]").diagnostics.map((d) => [d.code, d.line])).toEqual([
