@@ -51,7 +51,7 @@ describe("hostile-output-mdx-site: -o a Markdown file below an MDX site", () => 
         : ["export", "--untrusted", "--agent", "claude-code", "--out", target];
     const run = await inClone(root, argv);
     expect([target, run.code]).toEqual([target, 2]);
-    expect(run.stderr).toContain("below an MDX site");
+    expect(run.stderr).toContain("below a site that compiles Markdown as code");
     expect(run.stderr).toContain("docusaurus.config");
     expect(text(join(root, file))).toBeUndefined();
   });
@@ -63,7 +63,7 @@ describe("hostile-output-mdx-site: -o a Markdown file below an MDX site", () => 
     symlinkSync(join(root, "mysite/docs"), join(root, "home/sitedocs"));
     const run = await cli(root, join(root, "home/app"), ["render", "-o", "~/sitedocs/sub/x.md"]);
     expect(run.code, run.stderr).toBe(2);
-    expect(run.stderr).toContain("below an MDX site");
+    expect(run.stderr).toContain("below a site that compiles Markdown as code");
     expect(text(join(root, "mysite/docs/sub/x.md"))).toBeUndefined();
   });
 
@@ -90,7 +90,7 @@ describe("hostile-output-mdx-site: -o a Markdown file below an MDX site", () => 
     writeFileSync(join(root, "evil/docusaurus.config.js"), "module.exports = {};\n");
     const run = await inClone(root, ["render", "--untrusted", "-o", target]);
     expect([target, run.code]).toEqual([target, 2]);
-    expect(run.stderr).toContain("below an MDX site");
+    expect(run.stderr).toContain("below a site that compiles Markdown as code");
     expect(text(join(root, "evil", target))).toBeUndefined();
   });
 
@@ -134,7 +134,7 @@ describe("hostile-output-mdx-site: -o a Markdown file below an MDX site", () => 
       "x.md",
     ]);
     expect(run.code, run.stderr).toBe(2);
-    expect(run.stderr).toContain("below an MDX site");
+    expect(run.stderr).toContain("below a site that compiles Markdown as code");
     const outer = await inClone(root, ["render", "--untrusted", "-o", "site/docs/y.md"]);
     expect(outer.code, outer.stderr).toBe(2);
     expect(text(join(root, "evil/site/docs/x.md"))).toBeUndefined();

@@ -15,6 +15,7 @@ import { normalizeText, opensFrontmatter } from "../../_frontmatter.js";
 import { lstatKindOrMissing, opendirSync, readlink, realpath, stat } from "../../_io.js";
 import { type OutputTarget, outputTarget } from "../../_output-target.js";
 import {
+  homeFolder,
   isWithin,
   nameKey,
   pathKey,
@@ -575,7 +576,7 @@ export async function namedOutput(
   const site = await mdxSiteOf(out.path);
   if (site !== undefined) {
     throw new RefusedError(
-      `${flag}: ${escapeInline(path)}: a Markdown file below an MDX site (${escapeInline(site.config)}), which ${site.site} compiles as MDX, as a .mdx file: its import/export lines and {…} expressions run when the site builds, and the prompt holds a repository's text; not written: write the prompt out of the site's folders, or to a .txt file`,
+      `${flag}: ${escapeInline(path)}: a Markdown file below a site that compiles Markdown as code (${escapeInline(site.config)}): ${site.site} ${site.runs} when the site builds, and the prompt holds a repository's text; not written: write the prompt out of the site's folders, or to a .txt file`,
     );
   }
   return {
@@ -1373,28 +1374,93 @@ export const PROMPT_ENDINGS: readonly string[] = [
   ".mdc",
 ];
 
+/** The endings of a config file a site may be marked by: JavaScript's and TypeScript's modules. */
+const MODULE_ENDINGS = ["ts", "mts", "cts", "js", "mjs", "cjs"];
+
 /**
- * The sites that compile a `.md` file as MDX by default, as a `.mdx` one ({@link PROMPT_ENDINGS}
- * refuses that ending), by the config files at a site's root and the folders below it the site
- * compiles: Docusaurus 3 ("uses the MDX format for all files (including .md files)" unless
- * `markdown.format` says otherwise; its findConfig tries `.ts`, `.mts`, `.cts`, `.js`, `.mjs`,
- * `.cjs`), of its content plugins' default `path`s: the docs' `docs/` (and `versioned_docs/`),
- * the blog's `blog/`, the pages' `src/pages/`, and the translations' `i18n/`. Not the rest of the
- * site's folder: a root `AGENTS.md` or `.github/…` is no page (review rev108a F4). Others
- * (Next.js's `@next/mdx`, Gatsby's plugin) compile `.md` only when configured to (review rev107d
- * F3).
+ * The sites that compile a Markdown file as code by default, by the config files at a site's
+ * root (a path below that folder) and the folders below it the site compiles: Docusaurus 3 ("uses
+ * the MDX format for all files (including .md files)" unless `markdown.format` says otherwise, as
+ * a `.mdx` file, which {@link PROMPT_ENDINGS} refuses; its findConfig tries `.ts`, `.mts`, `.cts`,
+ * `.js`, `.mjs`, `.cjs`), of its content plugins' default `path`s: the docs' `docs/` (and
+ * `versioned_docs/`), the blog's `blog/`, the pages' `src/pages/`, and the translations' `i18n/`.
+ * Not the rest of the site's folder: a root `AGENTS.md` or `.github/…` is no page (review rev108a
+ * F4). Others (Next.js's `@next/mdx`, Gatsby's plugin) compile `.md` only when configured to
+ * (review rev107d F3). VitePress and VuePress compile every `.md` page below the folder holding
+ * `.vitepress/` or `.vuepress/` as a Vue component, `{{ … }}` and `<script setup>` run at build,
+ * all but `node_modules/` and dot folders (their globs' defaults; review rev109d F1). Sphinx reads
+ * every file below its `conf.py`'s folder, dot folders too, and with a Markdown parser
+ * (`myst_parser`, `myst_nb`, `recommonmark`, `m2r`) a Markdown one's `{include}` fence copies any
+ * file the build can read into the page: a `conf.py` counts when its text names one (`marks`:
+ * Sphinx reads no `.md` without one, and `conf.py` is other programs' name too; review rev109d F2).
  */
 const MDX_SITES: readonly {
   site: string;
   configs: readonly string[];
-  content: readonly string[];
+  /** The folders below the site's own it compiles; undefined: all but {@link skipped}'s. */
+  content?: readonly string[];
+  /** A folder below the site's own it does not compile, by its {@link nameKey}. */
+  skipped?: (name: string) => boolean;
+  /** A config's text that marks the site; undefined: any entry by the config's name does. */
+  marks?: RegExp;
+  /** What runs of a page the site compiles. */
+  runs: string;
 }[] = [
   {
     site: "Docusaurus",
-    configs: ["ts", "mts", "cts", "js", "mjs", "cjs"].map((e) => `docusaurus.config.${e}`),
+    configs: MODULE_ENDINGS.map((e) => `docusaurus.config.${e}`),
     content: ["docs", "blog", "src/pages", "versioned_docs", "i18n"],
+    runs: "compiles it as MDX, as a .mdx file: its import/export lines and {…} expressions run",
+  },
+  ...["VitePress", "VuePress"].map((site) => ({
+    site,
+    configs: [...MODULE_ENDINGS, ...(site === "VuePress" ? ["yml", "yaml", "toml"] : [])].map(
+      (e) => `.${site.toLowerCase()}/config.${e}`,
+    ),
+    skipped: (name: string) => name.startsWith(".") || name === "node_modules",
+    runs: "compiles it as a Vue component: its {{ … }} expressions and <script> blocks run",
+  })),
+  {
+    site: "Sphinx",
+    configs: ["conf.py"],
+    marks: /myst|recommonmark|m2r|mdinclude|markdown/i,
+    runs: "reads it with a Markdown parser: its {include} fences copy any file the build can read (a key, /proc/self/environ) into the pages",
   },
 ];
+
+/** Where {@link MDX_SITES} marks a config by its text: at most this much of it is read. */
+const SITE_CONFIG_BYTES = 256 * 1024;
+
+/**
+ * Whether `below`, the names from a site's folder down to a target's folder, lie in one of the
+ * folders `site` compiles ({@link MDX_SITES}).
+ */
+function compiledBelow(site: (typeof MDX_SITES)[number], below: readonly string[]): boolean {
+  const names = below.filter((n) => n !== "");
+  if (site.content === undefined) return !names.some((n) => site.skipped?.(n) === true);
+  return site.content.some((c) => c.split("/").every((n, i) => names[i] === n));
+}
+
+/**
+ * Whether the entry at `path` marks `site` ({@link MDX_SITES}): any entry by that name (a link
+ * counts, the site follows it), or, for a site marked by its config's text, a file whose text
+ * names it, or one the door ({@link readRepoCapped}, as its project's file) does not read whole
+ * (a link, unreadable, binary, longer than {@link SITE_CONFIG_BYTES}): not known not to be one.
+ */
+async function marksSite(site: (typeof MDX_SITES)[number], path: string): Promise<boolean> {
+  const kind = await lstatKindOrMissing(path).catch(() => undefined);
+  if (kind === undefined || site.marks === undefined) return kind !== undefined;
+  const start = dirname(path);
+  const reach = await projectReach({
+    start,
+    home: homeFolder(),
+    trusted: true,
+    signal: NO_DEADLINE,
+  });
+  const read = await readRepoCapped(path, { reach, maxBytes: SITE_CONFIG_BYTES });
+  if (!read.ok) return read.reason !== "missing" && read.reason !== "not-file";
+  return read.omitted > 0 || site.marks.test(read.text);
+}
 
 /** The names {@link mdxSiteOf} looks at: Markdown a site may compile as MDX. */
 const MDX_COMPILED_ENDINGS: readonly string[] = [".md", ".markdown"];
@@ -1430,12 +1496,13 @@ async function outermostProjectRoot(start: string): Promise<string | undefined> 
  * project root ({@link outermostProjectRoot}: a repository's top, past a submodule's; with none,
  * {@link MDX_SITE_LEVELS} folders, not above the file system's root), along the path as written
  * and along the real path of its nearest existing folder (a link of yours into a site's `docs/`).
- * One `lstat` a config name a folder, no file read (review rev107d F3: an untrusted repository's
+ * One `lstat` a config name a folder, a file read only where its text marks the site ({@link
+ * marksSite}: a `conf.py`) (review rev107d F3: an untrusted repository's
  * `{…}` text written to `site/docs/x.md` ran when the Docusaurus site built; rev108a F3, F4).
  */
 export async function mdxSiteOf(
   write: string,
-): Promise<{ site: string; config: string } | undefined> {
+): Promise<{ site: string; config: string; runs: string } | undefined> {
   const name = nameKey(basename(write));
   if (!MDX_COMPILED_ENDINGS.some((e) => name.length > e.length && name.endsWith(e))) {
     return undefined;
@@ -1457,13 +1524,11 @@ export async function mdxSiteOf(
     let at = start;
     for (let level = 0; level < MDX_SITE_LEVELS; level++) {
       const below = relative(at, start).split(sep).map(nameKey);
-      for (const { site, configs, content } of MDX_SITES) {
-        const compiled = content.some((c) => c.split("/").every((n, i) => below[i] === n));
-        for (const config of compiled ? configs : []) {
+      for (const kind of MDX_SITES) {
+        for (const config of compiledBelow(kind, below) ? kind.configs : []) {
           const path = join(at, config);
-          if ((await lstatKindOrMissing(path).catch(() => undefined)) !== undefined) {
-            return { site, config: path };
-          }
+          if (await marksSite(kind, path))
+            return { site: kind.site, config: path, runs: kind.runs };
         }
       }
       const up = dirname(at);
