@@ -155,6 +155,7 @@ export async function loadPreset(
     own ??= ownFilesOf(folders.agentDir, {
       home: folders.home ?? homeFolder(),
       trusted: folders.trusted,
+      cwd: folders.cwd,
     });
     return own;
   };

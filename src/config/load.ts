@@ -115,6 +115,7 @@ async function readUserConfig(path: string, folders: ConfigFolders): Promise<Con
   const own = await ownFilesOf(folders.agentDir, {
     home: folders.home,
     trusted: folders.projectTrusted,
+    cwd: folders.cwd,
   });
   const place = await placeOwnFile(path, own);
   if (place.kind !== "refused")

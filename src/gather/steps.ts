@@ -178,7 +178,7 @@ export function gatheringSteps(
     user: tableStep(
       keyed(
         "user",
-        { dir: agentDir, ...layerFiles, own: { home, trusted } },
+        { dir: agentDir, ...layerFiles, own: { home, trusted, cwd } },
         async (i) => {
           const loaded = lifted(await loadLayer(i.dir, "user", { ...i, signal }));
           const ignored =

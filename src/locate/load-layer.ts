@@ -90,7 +90,7 @@ export async function loadLayer(
      * `AGENTS.md` is (review rev98a F1); your other files read as yours only
      * within your home and agent dir, as every reader's (`yourPrivateRefusal`).
      */
-    own?: { home: string; trusted: boolean };
+    own?: { home: string; trusted: boolean; cwd?: string | undefined };
     signal?: AbortSignal | undefined;
   },
 ): Promise<LoadedLayer> {

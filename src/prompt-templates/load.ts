@@ -83,6 +83,7 @@ export async function loadPromptTemplates(
   const ownOf = () => {
     ownFiles ??= ownFilesOf(agentDir, {
       home: paths.home,
+      cwd: paths.cwd,
       trusted: options.projectTrusted !== false,
       signal: options.signal,
     });
@@ -169,8 +170,8 @@ export function loadPromptTemplatesSync(
   // as loadPromptTemplates reads it (review rev98a F1); placed once the first is read.
   let own: OwnFilesSync | undefined;
   const yours = () => {
-    const { agentDir, home } = resolveCommonPaths(options);
-    own ??= ownFilesOfSync(agentDir, { home, trusted: options.projectTrusted !== false });
+    const { agentDir, home, cwd } = resolveCommonPaths(options);
+    own ??= ownFilesOfSync(agentDir, { home, trusted: options.projectTrusted !== false, cwd });
     return own;
   };
   for (const root of plan.roots) {

@@ -54,6 +54,7 @@ export {
 } from "./own-private.js";
 export {
   type Checkout,
+  checkoutReach,
   type OwnFiles,
   type OwnPlace,
   ownFilesOf,

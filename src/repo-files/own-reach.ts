@@ -8,8 +8,9 @@ import {
   mirroredRepository,
   stopRefusal,
 } from "./held-links.js";
-import { NO_DEADLINE } from "./private-paths.js";
-import { projectReach, type Reach, type Refusal } from "./reach.js";
+import { NO_DEADLINE, type PrivateVerdict } from "./private-paths.js";
+import { findProjectRoot } from "./project-root.js";
+import { checkoutPrivateWords, projectReach, type Reach, type Refusal } from "./reach.js";
 
 /**
  * The real folders whose repositories are yours, for the files of your agent
@@ -52,8 +53,14 @@ export interface OwnFiles {
   home: string;
   /** The agent dir whose files these are ({@link YoursAt.agentDir}). */
   agentDir?: string | undefined;
-  /** The render's trust in the project, which a checkout's door takes too (a kit is not yours). */
+  /** The render's trust in its project: only that project's checkout, trusted, opens its private files to yours. */
   trusted: boolean;
+  /**
+   * The folder the render starts in, whose project (the repository holding it) is the render's:
+   * the one checkout whose private files a file of yours may lead to, when trusted. Not given:
+   * none may ({@link checkoutReach}).
+   */
+  cwd?: string | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -63,6 +70,7 @@ export async function ownFilesOf(
   o: {
     home: string;
     trusted: boolean;
+    cwd?: string | undefined;
     signal?: AbortSignal | undefined;
   },
 ): Promise<OwnFiles> {
@@ -74,11 +82,12 @@ export async function ownFilesOf(
  * Where a file of yours (`path`) lies: walked link by link ({@link heldLinks}),
  * a file whose real path is in a repository not yours (a checkout, an
  * installed package) is that repository's, read through its door rooted
- * there with the render's trust (its hard links, its links out and, untrusted,
- * its private paths refused), as an import of a kit file is; a link of another
- * repository's out of it, or a walk given up on, is refused; any other file is
- * yours, read whatever its links. The one test of your agent dir's
- * `AGENTS.md` and of every file of your layer (review rev98a F1).
+ * there ({@link checkoutReach}: its hard links, its links out and its private
+ * paths refused, unless it is the render's trusted project), as an import of
+ * a kit file is; a link of another repository's out of it, or a walk given up
+ * on, is refused; any other file is yours, read whatever its links. The one
+ * test of your agent dir's `AGENTS.md` and of every file of your layer
+ * (review rev98a F1).
  */
 export async function placeOwnFile(path: string, o: OwnFiles): Promise<OwnPlace> {
   const walked = await o.walk(path);
@@ -88,18 +97,51 @@ export async function placeOwnFile(path: string, o: OwnFiles): Promise<OwnPlace>
   if (root === undefined) return { kind: "own" };
   const git = gitFolderRefusal(walked.real, root);
   if (git) return { kind: "refused", refusal: git };
-  const reach = await projectReach({
-    start: root,
-    root,
-    home: o.home,
-    trusted: o.trusted,
-    signal: o.signal ?? NO_DEADLINE,
-  });
-  // Reached from your files, never at its own name in the checkout: untrusted, its private
-  // paths (`.env`, what it ignores) are refused, as a link of its own to them would be (rev108b F2).
+  // Your dotfiles, stowed file by file (`~/.pi/agent/prompts -> ~/dotfiles/pi/.pi/agent/prompts`):
+  // the mirror of your home is yours, its hidden names too; no private check.
+  const mirror = await mirroredRepository(path, [o.home, await realpathOrSelf(o.home)]);
+  const mirrored = mirror !== undefined && (await realpathOrSelf(mirror)) === root;
+  const reach = await checkoutReach(root, { ...o, mirror: mirrored });
+  // Reached from your files, never at its own name in the checkout: its private paths (`.env`,
+  // what it ignores) are refused, as a link of its own to them would be (rev108b F2), in every
+  // render but its own trusted one (rev109a F2).
   const secret = reach.isPrivate && (await reach.isPrivate(walked.real));
-  if (secret) return { kind: "refused", refusal: checkoutPrivateRefusal(root, secret) };
+  if (secret) return { kind: "refused", refusal: checkoutPrivateRefusal(reach, secret) };
   return { kind: "checkout", root, reach, spelled: walked.spelled };
+}
+
+/**
+ * The door of a checkout (`root`, a repository not yours) that a file of yours
+ * or an import of yours leads into: its private paths (hidden, ignored, your
+ * excludes) are checked whatever the render's trust, since the trust a render
+ * gives is its own project's, not another checkout's (`/srv/app/.env` linked
+ * from a kit, review rev109a F2); only the checkout that is the render's
+ * project ({@link OwnFiles.cwd}'s), trusted, is read without, as its own files
+ * are. `mirror`: the file is your stowed dotfiles' (no private check).
+ */
+export async function checkoutReach(
+  root: string,
+  o: Pick<OwnFiles, "home" | "trusted" | "cwd" | "signal"> & { mirror?: boolean },
+): Promise<Reach> {
+  const signal = o.signal ?? NO_DEADLINE;
+  const open = o.mirror === true || (o.trusted && (await isRenderProject(root, o.cwd, signal)));
+  const reach = await projectReach({ start: root, root, home: o.home, trusted: open, signal });
+  if (open) return reach;
+  const own = !o.trusted && (await isRenderProject(root, o.cwd, signal));
+  return own ? reach : { ...reach, notTheProject: true };
+}
+
+/** True when `root` is the repository holding `cwd`, the render's project. */
+async function isRenderProject(
+  root: string,
+  cwd: string | undefined,
+  signal: AbortSignal,
+): Promise<boolean> {
+  if (cwd === undefined) return false;
+  const realRoot = await realpathOrSelf(root);
+  const realCwd = await realpathOrSelf(cwd);
+  if (!isWithin(realCwd, realRoot)) return false;
+  return (await realpathOrSelf(await findProjectRoot(realCwd, undefined, signal))) === realRoot;
 }
 
 /**
@@ -118,10 +160,12 @@ export function gitFolderRefusal(real: string, root: string): Refusal | undefine
   };
 }
 
-function checkoutPrivateRefusal(root: string, secret: { rel: string; why: string }): Refusal {
+function checkoutPrivateRefusal(reach: Reach, secret: PrivateVerdict): Refusal {
   return {
     reason: "private",
     code: "file-private",
-    message: `the project is not trusted and it resolves to ${secret.rel} in the checkout ${toPosix(root)}, which is ${secret.why}; trust the project to read it`,
+    message: reach.notTheProject
+      ? checkoutPrivateWords(reach.root, secret)
+      : `the project is not trusted and it resolves to ${secret.rel} in the checkout ${toPosix(reach.root)}, which is ${secret.why}; trust the project to read it`,
   };
 }

@@ -44,6 +44,12 @@ export interface Reach {
   planted: PlantedCheck;
   /** An untrusted project's private files: not read through a link or a path written in a file. */
   isPrivate?: PrivateCheck;
+  /**
+   * A checkout a file of yours leads into that is not the render's project
+   * (`checkoutReach`): its private files are refused in words naming it,
+   * never with advice to trust the project (review rev109a F2).
+   */
+  notTheProject?: true;
 }
 
 export interface ReachOptions {
@@ -203,8 +209,19 @@ export async function reachRefusal(
   return {
     reason: "private",
     code: "file-private",
-    message: `the project is not trusted and it resolves to ${secret.rel}, which is ${secret.why}; trust the project to read it`,
+    message: reach.notTheProject
+      ? checkoutPrivateWords(reach.root, secret)
+      : `the project is not trusted and it resolves to ${secret.rel}, which is ${secret.why}; trust the project to read it`,
   };
+}
+
+/**
+ * The words of a refusal of a private file of a checkout a file of yours led
+ * into, one that is not the render's project (`/srv/app/.env` linked or
+ * imported from a kit): named after the checkout (review rev109a F2).
+ */
+export function checkoutPrivateWords(root: string, secret: { rel: string; why: string }): string {
+  return `it leads to ${secret.rel}, a private file of the checkout ${toPosix(root)} (${secret.why}), which is not the project rendered: a file of yours brings no other checkout's private files into a prompt`;
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   undecodableNameSync,
 } from "../_fs.js";
 import { openedPath } from "../_io.js";
-import { isWithin } from "../_paths.js";
+import { isWithin, toPosix } from "../_paths.js";
 import { realpathSyncLinear } from "../_realpath.js";
 import type { Diagnostic } from "../types.js";
 import { CHANGED, openedRefusal, type Way, wayTo } from "./door-checks.js";
@@ -56,6 +56,8 @@ export interface OwnFilesSync {
   /** The agent dir whose files these are (`YoursAt.agentDir`). */
   agentDir?: string | undefined;
   trusted: boolean;
+  /** The folder the render starts in ({@link OwnFiles.cwd}): its project, trusted, is the one checkout read with no private check. */
+  cwd?: string | undefined;
 }
 
 /**
@@ -65,7 +67,7 @@ export interface OwnFilesSync {
  */
 export function ownFilesOfSync(
   agentDir: string,
-  o: { home: string; trusted: boolean },
+  o: { home: string; trusted: boolean; cwd?: string | undefined },
 ): OwnFilesSync {
   return {
     ...o,
@@ -85,6 +87,10 @@ function ownRepositoriesSync(agentDir: string, home: string): string[] {
   return stowed ? [realHome, stowed] : [realHome];
 }
 
+/** Where the asynchronous door reads what a synchronous read may not. */
+const ASYNC_READERS =
+  "a synchronous read (loadPromptTemplatesSync, a skill's expansion) cannot check them; the asynchronous loaders (loadPromptTemplates, loadSkills) and expandSkillCommandAsync (`sysprompt expand`) read it through that checkout's door";
+
 /**
  * An untrusted render's file of yours that lies in a checkout: its door judges
  * the checkout's private files (its ignore rules), which no synchronous read
@@ -93,14 +99,35 @@ function ownRepositoriesSync(agentDir: string, home: string): string[] {
 const UNTRUSTED_CHECKOUT: Refusal = {
   reason: "private",
   code: "file-private",
-  message:
-    "it lies in a checkout, whose private files an untrusted render keeps out, and a synchronous read (loadPromptTemplatesSync, a skill's expansion) cannot check them; the asynchronous loaders (loadPromptTemplates, loadSkills) and expandSkillCommandAsync (`sysprompt expand`) read it through that checkout's door",
+  message: `it lies in a checkout, whose private files an untrusted render keeps out, and ${ASYNC_READERS}`,
 };
 
 /**
+ * A file of yours in a checkout that is not the render's project: its private
+ * files are kept out whatever the render's trust (review rev109a F2), which no
+ * synchronous read can ask.
+ */
+function otherCheckout(root: string): Refusal {
+  return {
+    reason: "private",
+    code: "file-private",
+    message: `it lies in the checkout ${toPosix(root)}, which is not the project rendered and whose private files a file of yours never brings in, and ${ASYNC_READERS}`,
+  };
+}
+
+/** {@link OwnFilesSync.cwd}'s project: true when `root` is the repository holding it. */
+function isRenderProjectSync(root: string, cwd: string | undefined): boolean {
+  if (cwd === undefined) return false;
+  const realRoot = realOrSelfSync(root);
+  const realCwd = realOrSelfSync(cwd);
+  return isWithin(realCwd, realRoot) && realOrSelfSync(findProjectRootSync(realCwd)) === realRoot;
+}
+
+/**
  * Synchronous twin of {@link placeOwnFile}: the same walk ({@link heldLinksSync});
- * a file in a checkout gives that checkout's reach (a trusted render's: no
- * private check; an untrusted render's is refused, {@link UNTRUSTED_CHECKOUT}).
+ * a file in a checkout gives that checkout's reach when no private check is
+ * owed (your stowed dotfiles; the render's own project, trusted); else it is
+ * refused ({@link UNTRUSTED_CHECKOUT}, {@link otherCheckout}).
  */
 function placeOwnFileSync(
   path: string,
@@ -116,7 +143,12 @@ function placeOwnFileSync(
   if (root === undefined) return { kind: "own" };
   const git = gitFolderRefusal(walked.real, root);
   if (git) return { kind: "refused", refusal: git };
-  if (!o.trusted) return { kind: "refused", refusal: UNTRUSTED_CHECKOUT };
+  const mirror = mirroredRepositorySync(path, [o.home, realOrSelfSync(o.home)]);
+  if (mirror === undefined || realOrSelfSync(mirror) !== root) {
+    const project = isRenderProjectSync(root, o.cwd);
+    if (!o.trusted && project) return { kind: "refused", refusal: UNTRUSTED_CHECKOUT };
+    if (!o.trusted || !project) return { kind: "refused", refusal: otherCheckout(root) };
+  }
   const realRoot = realOrSelfSync(root);
   const reach = reachOf({
     start: root,

@@ -202,7 +202,7 @@ async function layerElementNames(
     loadLayer(opts.builtinDir, "builtin", { customFiles: false }),
     loadLayer(opts.agentDir, "user", {
       ...files,
-      own: { home: opts.home, trusted: opts.trusted },
+      own: { home: opts.home, trusted: opts.trusted, cwd: opts.cwd },
     }),
     opts.trusted
       ? withDeadline(quarter, (signal) =>
@@ -215,6 +215,7 @@ async function layerElementNames(
         home: opts.home,
         maxBytes: opts.maxContextBytes,
         trusted: opts.trusted,
+        cwd: opts.cwd,
         ...(signal ? { signal } : {}),
       }),
     ),
@@ -242,7 +243,11 @@ async function layerElementNames(
 async function ownContextText(opts: NormalizedOptions): Promise<string | undefined> {
   // Placed as a render places it (review rev98a F1), with no deadline: it is read once the
   // deadline passed, and the walk's own budget bounds it.
-  const own = await ownFilesOf(opts.agentDir, { home: opts.home, trusted: opts.trusted });
+  const own = await ownFilesOf(opts.agentDir, {
+    home: opts.home,
+    trusted: opts.trusted,
+    cwd: opts.cwd,
+  });
   for (const name of CONTEXT_FILE_NAMES) {
     const read = await readRepoCapped(join(opts.agentDir, name), {
       maxBytes: opts.maxContextBytes,

@@ -87,8 +87,12 @@ export async function expandSkillCommandAsync(
   let read: RepoText;
   if (skill.source === "project") read = readSkillSync(skill, options);
   else {
-    const { agentDir, home } = resolveCommonPaths(options);
-    const own = await ownFilesOf(agentDir, { home, trusted: options.projectTrusted !== false });
+    const { agentDir, home, cwd } = resolveCommonPaths(options);
+    const own = await ownFilesOf(agentDir, {
+      home,
+      trusted: options.projectTrusted !== false,
+      cwd,
+    });
     read = await readRepoText(skill.filePath, { own });
   }
   return expandRead(text, command, read, options);
@@ -174,8 +178,8 @@ function expandRead(
 
 /** How your files are placed ({@link ownFilesOfSync}): the agent dir's and the trust given to loadSkills. */
 function yourFiles(options: ExpandSkillOptions) {
-  const { agentDir, home } = resolveCommonPaths(options);
-  return ownFilesOfSync(agentDir, { home, trusted: options.projectTrusted !== false });
+  const { agentDir, home, cwd } = resolveCommonPaths(options);
+  return ownFilesOfSync(agentDir, { home, trusted: options.projectTrusted !== false, cwd });
 }
 
 /**

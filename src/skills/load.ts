@@ -129,6 +129,7 @@ export async function loadSkills(
     ownFilesOnce ??= ownFilesOf(agentDir, {
       home,
       trusted: options.projectTrusted !== false,
+      cwd,
       signal,
     });
     return ownFilesOnce;

@@ -49,6 +49,8 @@ const hardLinkWarnings = (diagnostics: readonly { message: string }[]) =>
   diagnostics.filter((d) => d.message.includes("hard links to one file"));
 
 describe("hostile-agent-dir-into-kit-unplaced: the synchronous loaders", () => {
+  // The kit is not the project rendered: a synchronous read, which cannot ask its private files,
+  // refuses its files trusted or not (review rev109a F2); the hard link is never read.
   it("loadPromptTemplatesSync: ~/.pi/agent/prompts/leak.md -> the kit's hard link is refused with a warning", () => {
     const { home, kit, project, agent } = kitHome();
     put(join(agent, "prompts/mine.md"), "MY-OWN-TEMPLATE $1\n");
@@ -56,15 +58,17 @@ describe("hostile-agent-dir-into-kit-unplaced: the synchronous loaders", () => {
     const result = loadPromptTemplatesSync({ cwd: project, agentDir: agent, home });
     expect(result.templates.map((t) => t.name)).toEqual(["mine"]);
     expect(JSON.stringify(result.templates)).not.toContain(SECRET);
-    expect(hardLinkWarnings(result.diagnostics)).toHaveLength(1);
+    const leak = result.diagnostics.filter((d) => d.path === join(agent, "prompts/leak.md"));
+    expect(leak.map((d) => d.code)).toEqual(["file-private"]);
   });
 
-  it("loadPromptTemplatesSync: a kit's plain file is read trusted, refused untrusted (its private files cannot be asked)", () => {
+  it("loadPromptTemplatesSync: a kit's plain file is refused, trusted or not (its private files cannot be asked)", () => {
     const { home, kit, project, agent } = kitHome();
     mkdirSync(join(agent, "prompts"), { recursive: true });
     symlinkSync(join(kit, "plain.md"), join(agent, "prompts/kit.md"));
     const trusted = loadPromptTemplatesSync({ cwd: project, agentDir: agent, home });
-    expect(trusted.templates.map((t) => t.name)).toEqual(["kit"]);
+    expect(trusted.templates).toEqual([]);
+    expect(trusted.diagnostics.map((d) => d.code)).toContain("file-private");
     const untrusted = loadPromptTemplatesSync({
       cwd: project,
       agentDir: agent,

@@ -81,7 +81,9 @@ describe("hostile-kit-clone-agent-dir-link-out: a kit cloned as your agent dir l
       expect(await expandSkillCommandAsync("/skill:lint now", skills, options)).toContain(
         "SHARED-BODY-107",
       );
-      expect(expandSkillCommand("/skill:lint now", skills, options)).toContain("SHARED-BODY-107");
+      // The synchronous expansion cannot ask the shared checkout's private files: left as
+      // written (review rev109a F2); the asynchronous one above reads it.
+      expect(expandSkillCommand("/skill:lint now", skills, options)).toBe("/skill:lint now");
     });
   }
 });

@@ -10,7 +10,8 @@ import { put, renderIn } from "./_private-kit.js";
 // the checkout's door was asked with the checkout's own name for the file, no link below its
 // root, so its private-path check never ran and `render --untrusted` printed both (review
 // rev108b F2). Untrusted, both are refused; trusted, `.git/config` still is: a git folder is
-// never instructions.
+// never instructions; and so is `.env`, since the checkout is not the project rendered
+// (review rev109a F2: the trust is the render's project's, not the checkout's).
 
 const ENV = "SECRET-ENV-MARKER-108";
 const TOKEN = "SECRET-GITTOKEN-MARKER-108";
@@ -56,11 +57,11 @@ describe("hostile-kit-link-into-checkout-private: your agent dir links into a ch
       expect(said).toContain(join(agentDir, "APPEND_SYSTEM.md"));
     });
 
-    it(`${where}, trusted: .git/config is still refused; .env is the checkout's to give`, async () => {
+    it(`${where}, trusted: .git/config is still refused, and .env (another checkout's)`, async () => {
       const { root, home, agentDir } = layout(at);
       const result = await renderIn(root, agentDir, { home, projectTrusted: true });
       expect(JSON.stringify(result)).not.toContain(TOKEN);
-      expect(result.text).toContain(ENV);
+      expect(JSON.stringify(result)).not.toContain(ENV);
       const refused = result.diagnostics.find((d) => d.path === join(agentDir, "APPEND_SYSTEM.md"));
       expect(refused?.message).toContain("git folder");
     });
@@ -71,7 +72,7 @@ describe("hostile-kit-link-into-checkout-private: your agent dir links into a ch
         const options = { cwd: join(root, "project"), agentDir, home, projectTrusted };
         for (const r of [await loadPromptTemplates(options), loadPromptTemplatesSync(options)]) {
           expect(JSON.stringify(r)).not.toContain(TOKEN);
-          if (!projectTrusted) expect(JSON.stringify(r)).not.toContain(ENV);
+          expect(JSON.stringify(r)).not.toContain(ENV);
           expect(r.templates.map((t) => t.name)).toContain("mine");
           expect(r.templates.map((t) => t.name)).not.toContain("git");
           expect(r.diagnostics.map((d) => d.path)).toContain(join(agentDir, "prompts/git.md"));

@@ -79,7 +79,7 @@ describe("hostile-untrusted-own-checkout-skill-expand", () => {
     expect(async).toContain(SKILL_BODY);
   });
 
-  it("the asynchronous expansion still refuses the checkout's link to its git-ignored file under --untrusted", async () => {
+  it("the asynchronous expansion refuses the checkout's link to its git-ignored file, trusted or not (rev109a F2)", async () => {
     const { home, project, agentDir } = dotfilesHome();
     const file = join(agentDir, "linked/SKILL.md");
     const skill: Skill = {
@@ -99,7 +99,8 @@ describe("hostile-untrusted-own-checkout-skill-expand", () => {
     });
     expect(untrusted).toBe("/skill:local x");
     expect(told.map((d) => d.code)).toContain("file-private");
+    // Trusted too: the dotfiles checkout is not the project rendered (review rev109a F2).
     const trusted = await expandSkillCommandAsync("/skill:local x", [skill], options);
-    expect(trusted).toContain("GIT-IGNORED-SKILL-BODY");
+    expect(trusted).toBe("/skill:local x");
   });
 });

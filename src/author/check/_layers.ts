@@ -45,7 +45,7 @@ export async function readLayerForCheck(
   customFiles: boolean,
   confine?: LayerConfine,
   signal?: AbortSignal,
-  own?: { home: string; trusted: boolean },
+  own?: { home: string; trusted: boolean; cwd?: string | undefined },
 ): Promise<CheckedLayer> {
   const reach = confine
     ? await projectReach({ ...confine, trusted: true, signal: signal ?? NO_DEADLINE })

@@ -105,7 +105,7 @@ export async function checkProject(options: CheckOptions = {}): Promise<CheckRep
   const [layers, skills, promptTemplates, presets, config] = await Promise.all([
     Promise.all([
       readLayerForCheck(builtinDir, "builtin", false),
-      readLayerForCheck(agentDir, "user", true, undefined, undefined, { home, trusted }),
+      readLayerForCheck(agentDir, "user", true, undefined, undefined, { home, trusted, cwd }),
       ...(trusted
         ? [
             gate()

@@ -59,7 +59,7 @@ export async function diffEjected(options: EjectDiffOptions): Promise<EjectDiff>
   const door: DoorOptions = options.user
     ? {
         // No render's trust here (eject reads no project): a checkout's door as a trusted render's.
-        own: await ownFilesOf(agentDir, { home, trusted: true }),
+        own: await ownFilesOf(agentDir, { home, trusted: true, cwd }),
       }
     : { reach: await projectReach({ start: cwd, home, trusted: true, signal: NO_DEADLINE }) };
 

@@ -1055,7 +1055,7 @@ async function importsNamedByYours(
   options: SystemPromptOptions,
   prepared: PreparedPrompt,
 ): Promise<{ files: { path: string; what: string }[]; unknown?: string }> {
-  const { home } = resolveCommonPaths(options);
+  const { home, cwd } = resolveCommonPaths(options);
   const dirs = yourDirsOf(options, prepared);
   const dir = dirs[0] ?? join(home, ".pi", "agent");
   const places = globalInstructionPlaces([home], dirs, options.env ?? process.env);
@@ -1070,7 +1070,7 @@ async function importsNamedByYours(
   ];
   // Your files as the render reads them: one in a checkout through that checkout's door.
   const trusted = prepared.opts?.trusted !== false && options.projectTrusted !== false;
-  const own = await ownFilesOf(dir, { home, trusted });
+  const own = await ownFilesOf(dir, { home, trusted, cwd });
   const files: { path: string; what: string }[] = [];
   const seen = new Set<string>();
   let queue = [

@@ -408,7 +408,15 @@ export async function traceContextFiles(
       : await realWorkingFolder(resolve(options.ceilingDir), { signal, home, what: "ceilingDir" });
   const reads = new Map<string, Promise<RepoCapped>>();
   const trusted = options.projectTrusted !== false;
-  const limits = { home, maxBytes, maxTotalBytes, reads, trusted, ...(signal ? { signal } : {}) };
+  const limits = {
+    home,
+    maxBytes,
+    maxTotalBytes,
+    reads,
+    trusted,
+    cwd,
+    ...(signal ? { signal } : {}),
+  };
   const realHome = await realpathOrSelf(home);
   const user = await userFolder(agentDir, home, realHome);
   // The user's file first, on its own: what a late step still gives.
@@ -623,6 +631,8 @@ export interface LoadLimits {
   signal?: AbortSignal;
   /** The render's trust in the project, which another repository's door takes too (a kit is not yours). Default: trusted. */
   trusted?: boolean;
+  /** The folder the render starts in: its project, trusted, is the one checkout whose private files your file may lead to (`checkoutReach`). */
+  cwd?: string | undefined;
 }
 
 /**
@@ -634,7 +644,7 @@ export async function loadOne(
   path: string,
   real: string,
   folder: ContextFolder,
-  { home, maxBytes, maxTotalBytes, reads, signal, trusted = true }: LoadLimits,
+  { home, maxBytes, maxTotalBytes, reads, signal, trusted = true, cwd }: LoadLimits,
   early?: (unexpanded: { file: LoadedFile; diagnostics: Diagnostic[] }) => void,
 ): Promise<{ file?: LoadedFile; diagnostics: Diagnostic[] }> {
   await checkpoint(signal);
@@ -652,7 +662,7 @@ export async function loadOne(
   // The agent dir's own file: its pi configuration is private wherever the agent dir lies.
   const agentDir = folder.origin === "user" && !folder.reach ? folder.dir : undefined;
   if (!folder.reach && held) {
-    const place = await placeOwnFile(path, { walk: held, home, trusted, signal });
+    const place = await placeOwnFile(path, { walk: held, home, trusted, cwd, signal });
     if (place.kind === "refused")
       return { diagnostics: [refusalDiagnostic(path, place.refusal, "context")] };
     if (place.kind === "checkout") kit = place;
@@ -702,6 +712,7 @@ export async function loadOne(
       allowed: folder.allowed,
       allowedText: kit ? `the repository ${toPosix(kit.root)}` : folder.allowedText,
       trusted,
+      cwd,
       ...(signal ? { signal } : {}),
       ...(kit ? { reach: kit.reach } : folder.reach ? { reach: folder.reach } : {}),
       ...(held && !kit ? { held } : {}),

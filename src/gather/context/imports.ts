@@ -5,11 +5,10 @@ import { checkpoint } from "../../_pace.js";
 import { isWithin, toPosix } from "../../_paths.js";
 import { elementText, withElementNames } from "../../_prompt-text.js";
 import {
+  checkoutReach,
   type HeldWalk,
   linkOutRefusal,
-  NO_DEADLINE,
   placeRefusal,
-  projectReach,
   type Reach,
   type Refusal,
   type RepoCapped,
@@ -86,6 +85,8 @@ export interface ImportScope {
   held?: HeldWalk;
   /** The render's trust in the project, taken by another repository's door (a kit's). Default: trusted. */
   trusted?: boolean;
+  /** The folder the render starts in: its project, trusted, is the one checkout whose private files your imports reach ({@link checkoutReach}). */
+  cwd?: string | undefined;
   /**
    * A user file's imports: the elements your files on the way to this one
    * open or close (`<team_policy>` around `@~/kit/base.md`), which a kit's
@@ -286,15 +287,13 @@ async function importOne(
     if (walked.repository !== undefined) {
       const root = walked.repository;
       const { held: _, ...rest } = scope;
-      // The kit's door with the render's trust: --untrusted holds its links to its own `.env`, `.git/config`.
-      const trusted = scope.trusted !== false;
-      // Its private-path checks hear the render's signal (fx92d: they had none).
-      const kit = await projectReach({
-        start: root,
-        root,
+      // The kit's door: its private files (`.env`, what it ignores) are held in every render but
+      // its own trusted one (rev109a F2). Its private-path checks hear the render's signal (fx92d).
+      const kit = await checkoutReach(root, {
         home: scope.home,
-        trusted,
-        signal: scope.signal ?? NO_DEADLINE,
+        trusted: scope.trusted !== false,
+        cwd: scope.cwd,
+        signal: scope.signal,
       });
       within = { ...rest, reach: kit, allowedText: `the repository ${toPosix(root)}` };
     }

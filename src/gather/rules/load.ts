@@ -369,7 +369,7 @@ export async function traceRules(options: LoadRulesOptions & YoursFirst): Promis
   pushAll(diagnostics, refused.flat());
   await readLayer(
     formats.flatMap((f, i) => (layerOf(f) === "user" ? (groups[i] ?? []).flat() : [])),
-    { own: () => ownFilesOf(agentDir, { home, trusted, signal: options.signal }) },
+    { own: () => ownFilesOf(agentDir, { home, trusted, cwd, signal: options.signal }) },
   );
   await options.beforeProject?.();
 
