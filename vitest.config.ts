@@ -10,6 +10,8 @@ import { defineConfig } from "vitest/config";
  * README's Tests part in step.
  */
 const SLOW = [
+  // fx109h (rev109e F2): eight in-process hook calls and renders, thirteen exports (8 s under load).
+  "test/catalogue/hostile-hook-untrusted-dotfiles-home.test.ts",
   // fx108f (rev108c F1): fifteen CLI renders with -o, the first loads the CLI (10 s under load).
   "test/catalogue/hostile-output-moved-prompt-folders.test.ts",
   // fx107h (rev107a F1): six hook calls, eight hook exports, the plugin twice (the first loads the hook).

@@ -30,14 +30,14 @@ export async function applyConfigFiles(given: SystemPromptOptions): Promise<Conf
     const { options, provenance } = mergeConfig(given, []);
     return { options, provenance, files: [], diagnostics: [] };
   }
-  const { cwd, agentDir, home } = resolveCommonPaths(given);
+  const { cwd, agentDir, home, agentDirNamed } = resolveCommonPaths(given);
   const projectTrusted = given.projectTrusted !== false;
   // An agent dir in an untrusted project (HOME inside the checkout) is the project's: its file is not yours.
   const { dir: own } = await ownAgentDir(agentDir, {
     cwd,
     home,
     trusted: projectTrusted,
-    named: given.agentDir !== undefined,
+    named: agentDirNamed,
   });
   // The project's folder in cwd's real folder, as the render's layer finds it (rev57a F1).
   const realCwd = await realWorkingFolder(cwd, { home });

@@ -2,8 +2,9 @@ import { join } from "node:path";
 import { cacheLocation } from "../_cache-location.js";
 import { readTextFile } from "../_fs.js";
 import { primeBuiltinCache } from "../locate/builtin-cache.js";
-import { envAgentDir, relativeAgentDirWarning } from "../locate/layers.js";
+import { envAgentDir } from "../locate/layers.js";
 import { emptyLayer, loadLayer } from "../locate/load-layer.js";
+import { agentDirLeftOut } from "../repo-files/index.js";
 import type { Skill } from "../skills/index.js";
 import { loadSkills } from "../skills/index.js";
 import type { Diagnostic } from "../types.js";
@@ -15,7 +16,6 @@ import {
   envCacheLocation,
   environmentStep,
   realMachine,
-  UNREAD_AGENT_DIR,
 } from "./environment/index.js";
 import { gitStep } from "./git/index.js";
 import { parseRuleList } from "./guidelines/guidelines.js";
@@ -38,13 +38,6 @@ import {
  * `signal` stops late walks (the tree, the layer folders, the skills
  * folders, the context files) once the deadline has been met without them.
  */
-/** The user layer left out: the agent dir lies in the untrusted project (see `agentDirInProject`). */
-const AGENT_DIR_IN_PROJECT: Diagnostic = {
-  level: "warning",
-  code: "agent-dir-in-project",
-  message:
-    "the agent dir lies inside the project (a HOME or $SYSPROMPT_AGENT_DIR inside the checkout, a home folder that is a git work tree around a working folder with no repository of its own, or an --agent-dir in the working folder or the project root), which is not trusted: the project wrote it, so it is not read as your user layer (no context file, rule, section, skill, template or config of it); trust the project, or give an agent dir outside it (under a home folder of yours that is a git work tree, --agent-dir ~/.pi/agent)",
-};
 
 export function gatheringSteps(
   inputs: GatherInputs,
@@ -181,10 +174,7 @@ export function gatheringSteps(
         { dir: agentDir, ...layerFiles, own: { home, trusted, cwd } },
         async (i) => {
           const loaded = lifted(await loadLayer(i.dir, "user", { ...i, signal }));
-          const ignored =
-            agentDir === UNREAD_AGENT_DIR
-              ? AGENT_DIR_IN_PROJECT
-              : (opts.agentDirRefused ?? relativeAgentDirWarning(env, opts.agentDirGiven));
+          const ignored = agentDirLeftOut(opts);
           return ignored ? { ...loaded, diagnostics: [ignored, ...loaded.diagnostics] } : loaded;
         },
         emptyLayer("user"),

@@ -17,6 +17,7 @@ import {
 import { deadlineSignal } from "../gather/deadline.js";
 import { normalizeOptions } from "../options/normalize.js";
 import type { SystemPromptOptions } from "../options.js";
+import { agentDirLeftOut } from "../repo-files/index.js";
 import { touchOptions } from "../session/touch.js";
 import type { Diagnostic } from "../types.js";
 import { hookDeadline } from "./deadline.js";
@@ -117,7 +118,14 @@ export async function hookLoading(
         .map(({ content: _t, description: _s, ...r }) => r),
     },
   };
-  const problems: Diagnostic[] = [...config.diagnostics, ...loaded.diagnostics, ...tracing];
+  // Your user layer left out (the untrusted project holds the agent dir) is said, as a render says it (rev109e F2).
+  const leftOut = agentDirLeftOut(opts);
+  const problems: Diagnostic[] = [
+    ...(leftOut ? [leftOut] : []),
+    ...config.diagnostics,
+    ...loaded.diagnostics,
+    ...tracing,
+  ];
   const pass = async (paths: readonly string[], delivered: Set<string>) => {
     const touched = await loadContextForPathsSince(
       paths,

@@ -20,7 +20,7 @@
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { type CacheLocation, cacheLocation, writeCacheFile } from "../_cache-location.js";
-import { envAgentDir } from "../locate/layers.js";
+import { envAgentDirPath } from "../locate/layers.js";
 import { readSmallFile } from "./state.js";
 
 /** Most names kept per agent in each list, yours and the projects'; the oldest go first. */
@@ -47,7 +47,10 @@ export interface ExportNames {
 
 /** The agent's names file, where its hook's session files are. */
 function namesLocation(agent: string, where: Where): CacheLocation {
-  return cacheLocation(`export-names-${agent}`, { agentDir: envAgentDir(where.env), ...where });
+  return cacheLocation(`export-names-${agent}`, {
+    agentDir: envAgentDirPath(where.env, where.home),
+    ...where,
+  });
 }
 
 /** A list of the file: its names, newest first, within the caps. */

@@ -25,7 +25,7 @@ export const GEMINI_SHELL_TEXT_ROOM = 9_500;
  * as it cuts a shell result, after it wrote each `<` and `>` as `&lt;` and
  * `&gt;` (DefaultHookOutput.getAdditionalContext, github.com/google-gemini/gemini-cli),
  * four characters each, and each `&` as the `&amp;` {@link hookReply}
- * writes for it, five.
+ * writes for it, five, and each look-alike of `&` as its `&amp;#xFF06;`, twelve.
  */
 export const GEMINI_CHARS: TextMeasure = {
   unit: "characters",
@@ -49,10 +49,37 @@ export const GEMINI_CHARS: TextMeasure = {
   shown: (text) => geminiShows(text),
 };
 
-/** The characters the escaping (Gemini CLI's of `<` and `>`, the hook's of `&`) adds for one UTF-16 unit. */
+/** The characters the escaping (Gemini CLI's of `<` and `>`, the hook's of `&` and its look-alikes) adds for one UTF-16 unit. */
 function geminiGrowth(code: number): number {
   if (code === 0x3c || code === 0x3e) return 3;
-  return code === 0x26 ? 4 : 0;
+  if (code === 0x26) return 4;
+  // `＆` as `&amp;#xFF06;`: twelve characters for one.
+  return code >= 0xa778 && AMPERSAND_LOOK_ALIKES.includes(code) ? 11 : 0;
+}
+
+/**
+ * The characters read as `&` other than `&` itself: every one whose NFKC
+ * form holds `&` (`＆` U+FF06, `﹠` U+FE60: no other in Unicode 17), and
+ * `ꝸ` (U+A778), the one source whose prototype is `&` in Unicode 17.0.0's
+ * confusables.txt. Each is four hex digits.
+ */
+const AMPERSAND_LOOK_ALIKES: readonly number[] = [0xfe60, 0xff06, 0xa778];
+
+/** {@link AMPERSAND_LOOK_ALIKES} and `&`, for one pass over the text. */
+const AMPERSAND_OR_LOOK_ALIKE = /[&\uFE60\uFF06\uA778]/g;
+
+/**
+ * A hook's text as the hook gives it to Gemini CLI ({@link hookReply}):
+ * each `&` written `&amp;`, and each of its look-alikes
+ * ({@link AMPERSAND_LOOK_ALIKES}) as a numeric reference whose `&` is
+ * escaped so too (`＆` as `&amp;#xFF06;`), so that no character of the
+ * text, read as written or folded (NFKC, confusables), starts the `&lt;`
+ * and `&gt;` Gemini CLI writes for the hook's own tags (review rev109c F2).
+ */
+export function geminiEscaped(text: string): string {
+  return text.replace(AMPERSAND_OR_LOOK_ALIKE, (c) =>
+    c === "&" ? "&amp;" : `&amp;#x${c.charCodeAt(0).toString(16).toUpperCase()};`,
+  );
 }
 
 /**
@@ -106,11 +133,12 @@ export function hookTextCap(agent: ToolAgent, tool: string, distills = false): T
  * `</instructions>`, escaped as `&lt;/instructions>`, or its own
  * `&lt;/instructions&gt;`, would read exactly as Gemini CLI shows the real
  * closing tag. With `&` escaped too, the model reads the whole text escaped
- * once, and `&lt;` only where the hook wrote a `<`.
+ * once, and `&lt;` only where the hook wrote a `<`; so are the characters
+ * read as `&` (`＆lt;/instructions＆gt;`: {@link geminiEscaped}).
  */
 export function hookReply(agent: HookAgent, context: string | undefined, closer = ""): string {
   if (context === undefined || context === "") return agent === "gemini-cli" ? "{}\n" : "";
-  const shown = agent === "gemini-cli" ? context.replaceAll("&", "&amp;") : context;
+  const shown = agent === "gemini-cli" ? geminiEscaped(context) : context;
   const text = closer === "" ? shown : `${closer}\n\n${shown}`;
   const output = { hookEventName: HOOK_EVENTS[agent], additionalContext: wellFormed(text) };
   return `${JSON.stringify({ hookSpecificOutput: output })}\n`;

@@ -8,7 +8,7 @@
 
 import { PATH_MAX } from "../_paths.js";
 import type { TouchedFile } from "../gather/context/index.js";
-import { envAgentDir } from "../locate/layers.js";
+import { envAgentDirPath } from "../locate/layers.js";
 import type { Diagnostic } from "../types.js";
 import type { HookWhere } from "./context.js";
 import { pathCuts } from "./cuts.js";
@@ -102,7 +102,7 @@ export async function callContext(
     const said = [...tooLongSaid(named), ...(cut === undefined ? [] : [cut])];
     if (paths.length === 0) return noted(said);
     const env = where.env;
-    const agentDir = envAgentDir(env);
+    const agentDir = envAgentDirPath(env, where.home);
     const location = sessionLocation(agent, call.sessionId, { agentDir, env, home: where.home });
     const session = readSession(location);
     const now = (where.now ?? Date.now)();

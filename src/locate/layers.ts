@@ -41,6 +41,19 @@ export function envAgentDir(env: Readonly<Record<string, string | undefined>>): 
   return value && fromRootOrHome(value) && !value.includes("\uFFFD") ? value : undefined;
 }
 
+/**
+ * {@link envAgentDir} as a path, `~` read as `home`: the value as written
+ * (`~/.pi/agent`) was taken as a folder by the hook's cache files, a relative
+ * `~` folder under its working folder that it could not make (review fx109h).
+ */
+export function envAgentDirPath(
+  env: Readonly<Record<string, string | undefined>>,
+  home: string,
+): string | undefined {
+  const value = envAgentDir(env);
+  return value === undefined ? undefined : resolve(expandHome(value, home));
+}
+
 /** An absolute path, or one from the home folder (`~`, `~/x`): a folder an environment variable may name. */
 export function fromRootOrHome(value: string): boolean {
   return isAbsolute(value) || value === "~" || value.startsWith("~/");
@@ -148,6 +161,8 @@ export function resolveCommonPaths(options: CommonPathOptions): {
   cwd: string;
   agentDir: string;
   home: string;
+  /** Whether you named the agent dir ({@link agentDirNamed}). */
+  agentDirNamed: boolean;
 } {
   const home = resolve(options.home ?? homeFolder());
   // `resolve` of a relative path reads the current folder too, so an absolute
@@ -158,5 +173,19 @@ export function resolveCommonPaths(options: CommonPathOptions): {
       ? resolve(given)
       : resolve(currentFolder(), given ?? ".");
   const env = options.env ?? process.env;
-  return { cwd, agentDir: resolveAgentDir({ agentDir: options.agentDir, env, home, cwd }), home };
+  const agentDir = resolveAgentDir({ agentDir: options.agentDir, env, home, cwd });
+  return { cwd, agentDir, home, agentDirNamed: agentDirNamed(options) };
+}
+
+/**
+ * Whether you named the agent dir: the `agentDir` option (`--agent-dir`), or
+ * `$SYSPROMPT_AGENT_DIR` as {@link envAgentDir} takes it. A repository sets
+ * neither, so one named is yours under `--untrusted` too unless it lies in the
+ * working folder or the project root (`ownAgentDir`): from a plain folder under
+ * a home folder that is a git work tree, where `~/.pi/agent` alone is left out
+ * as the home's repository's, the hook, which takes no `--agent-dir`, reads it
+ * again through the variable (review rev109e F2).
+ */
+export function agentDirNamed(options: CommonPathOptions): boolean {
+  return options.agentDir !== undefined || envAgentDir(options.env ?? process.env) !== undefined;
 }

@@ -52,7 +52,7 @@ export async function normalizeCheckedOptions(
   options: SystemPromptOptions,
 ): Promise<NormalizedOptions> {
   const env = options.env ?? process.env;
-  const { cwd: shownCwd, agentDir, home } = resolveCommonPaths(options);
+  const { cwd: shownCwd, agentDir, home, agentDirNamed } = resolveCommonPaths(options);
   const now = parseNow(options.now);
   const treeMtime =
     options.treeMtime === undefined ? null : parseNow(options.treeMtime, "treeMtime");
@@ -88,7 +88,7 @@ export async function normalizeCheckedOptions(
     cwd,
     home,
     trusted,
-    named: options.agentDir !== undefined,
+    named: agentDirNamed,
   });
   const resolvedFiles: ResolvedFile[] = [];
   if (options.resolvedSystemPrompt !== undefined) resolvedFiles.push("SYSTEM.md");

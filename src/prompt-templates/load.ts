@@ -73,7 +73,7 @@ export async function loadPromptTemplates(
   const { dir: agentDir } = await ownAgentDir(paths.agentDir, {
     ...paths,
     trusted: options.projectTrusted !== false,
-    named: options.agentDir !== undefined,
+    named: paths.agentDirNamed,
   });
   const plan = planTemplateRoots({ ...options, agentDir });
   const diagnostics: Diagnostic[] = [];

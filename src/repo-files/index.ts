@@ -38,6 +38,8 @@ export { openedElsewhere, realBelow } from "./list-folder.js";
 export { type NestedCheck, nestedClones } from "./nested-clone.js";
 export { readFileNoFollow } from "./no-follow.js";
 export {
+  AGENT_DIR_IN_PROJECT,
+  agentDirLeftOut,
   type OwnFolderWhere,
   ownAgentDir,
   ownFolderInProject,

@@ -8,6 +8,7 @@ import {
   SHARED_AGENT_DIR,
   UNREAD_AGENT_DIR,
 } from "../gather/environment/index.js";
+import { relativeAgentDirWarning } from "../locate/layers.js";
 import type { Diagnostic } from "../types.js";
 import { sudoUser } from "./owner.js";
 import { findProjectRoot, insideRepository } from "./project-root.js";
@@ -125,6 +126,31 @@ async function unsharedAgentDir(
     (f) => f !== resolve(where.home) && f !== home,
   );
   return (await projectOwns(folders)(agentDir)) ? UNREAD_AGENT_DIR : agentDir;
+}
+
+/** The user layer left out: the agent dir lies in the untrusted project (see `agentDirInProject`). */
+export const AGENT_DIR_IN_PROJECT: Diagnostic = {
+  level: "warning",
+  code: "agent-dir-in-project",
+  message:
+    "the agent dir lies inside the project (a HOME inside the checkout, a home folder that is a git work tree around a working folder with no repository of its own, or an --agent-dir or $SYSPROMPT_AGENT_DIR in the working folder or the project root), which is not trusted: the project wrote it, so it is not read as your user layer (no context file, rule, section, skill, template or config of it); trust the project, or name an agent dir outside it (under a home folder of yours that is a git work tree, --agent-dir ~/.pi/agent, or SYSPROMPT_AGENT_DIR=~/.pi/agent in the environment, the hook's too: it takes no --agent-dir)",
+};
+
+/**
+ * Why your user layer is not read, said once by every reader that shows it
+ * (a render's user layer, the hook's note: review rev109e F2, where the hook
+ * left your rules out in silence): the agent dir the untrusted project holds
+ * ({@link AGENT_DIR_IN_PROJECT}), one another user could fill, or a
+ * `$SYSPROMPT_AGENT_DIR` ignored (`relativeAgentDirWarning`). Undefined when it is read.
+ */
+export function agentDirLeftOut(opts: {
+  agentDir: string;
+  agentDirRefused?: Diagnostic | undefined;
+  agentDirGiven: boolean;
+  env: Readonly<Record<string, string | undefined>>;
+}): Diagnostic | undefined {
+  if (opts.agentDir === UNREAD_AGENT_DIR) return AGENT_DIR_IN_PROJECT;
+  return opts.agentDirRefused ?? relativeAgentDirWarning(opts.env, opts.agentDirGiven);
 }
 
 /** The warning at a folder of yours left unread because the untrusted project holds it. */

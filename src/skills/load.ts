@@ -5,7 +5,7 @@ import { checkpoint } from "../_pace.js";
 import { childPath, expandHome, isBelowCeiling } from "../_paths.js";
 import { capDiagnostics } from "../engine/index.js";
 import { boundedByDefault } from "../gather/deadline.js";
-import { resolveCommonPaths } from "../locate/layers.js";
+import { agentDirNamed, resolveCommonPaths } from "../locate/layers.js";
 import { namedProjectPath } from "../locate/text-or-path.js";
 import {
   capChain,
@@ -520,7 +520,7 @@ async function ownRoots(
   if (shared !== undefined) refused.push(sharedAgentDirDiagnostic(agentDir, shared));
   const candidates = [
     ...(shared === undefined
-      ? [{ path: join(agentDir, "skills"), named: options.agentDir !== undefined }]
+      ? [{ path: join(agentDir, "skills"), named: agentDirNamed(options) }]
       : []),
     { path: join(home, ".agents", "skills"), named: false },
   ];

@@ -2,7 +2,7 @@ import { dirname, relative, resolve, sep } from "node:path";
 import { CacheFolderRefused, readyCacheFolder } from "../../_cache-location.js";
 import { lstat, realpath, stat } from "../../_io.js";
 import { othersMayWrite } from "../../_others-write.js";
-import { homeFolder, isWithin, resolveUserPath } from "../../_paths.js";
+import { homeFolder, isWithin, resolveUserPath, toPosix } from "../../_paths.js";
 import { sharedOnTheWay } from "../../_shared-way.js";
 import { escapeInline } from "../../_text.js";
 import type { ExportSpec } from "../../agents/index.js";
@@ -22,8 +22,10 @@ import {
   movedFoldersSaid,
   type PromptFolder,
 } from "../../hook/snippet.js";
+import { envAgentDir } from "../../locate/layers.js";
 import { type PreparedPrompt, preparePrompt, renderPrepared } from "../../render-system-prompt.js";
 import { findProjectRoot } from "../../repo-files/index.js";
+import { insideRepository } from "../../repo-files/project-root.js";
 import type { Diagnostic } from "../../types.js";
 import { formatDiagnostics } from "../format.js";
 import {
@@ -493,6 +495,24 @@ async function inNpxCache(self: string): Promise<boolean> {
 }
 
 /**
+ * What `export --untrusted --hooks` says when your home folder is a git work tree
+ * (dotfiles) and `$SYSPROMPT_AGENT_DIR` names no agent dir: from a folder under
+ * it with no repository of its own, the home's repository is the project, so the
+ * untrusted hook leaves your agent dir inside it out (rev58a F1), and the hook
+ * takes no `--agent-dir`; the variable, in the agent's environment, names it
+ * (review rev109e F2). Undefined otherwise.
+ */
+async function dotfilesHomeNote(
+  agent: string,
+  env: Readonly<Record<string, string | undefined>>,
+  home: string,
+): Promise<string | undefined> {
+  if (envAgentDir(env) !== undefined || !(await insideRepository(home))) return undefined;
+  const runs = agent === "opencode" ? "the plugin" : "the hook";
+  return `note: your home folder ${escapeInline(toPosix(home))} is a git work tree: in a folder under it with no repository of its own (~/scratch), its repository is the project, and ${runs}, untrusted, leaves your agent dir inside it (~/.pi/agent) out, your rules with it; set SYSPROMPT_AGENT_DIR=~/.pi/agent in the environment ${agent} starts with (${runs} has it too) to read it there`;
+}
+
+/**
  * `sysprompt export --agent NAME --hooks`: prints on stdout the snippet for
  * the agent's settings that runs `sysprompt hook NAME` after its tool calls
  * (opencode: the plugin file), with this sysprompt's path in it; with
@@ -541,6 +561,10 @@ async function hooksCommand(flags: ExportFlags, io: CliIo): Promise<number> {
   io.stderr(
     `sysprompt: for ${agent}, add this to ${snippet.where}:\nsysprompt: ${snippet.mode}\nsysprompt: ${snippet.trust}\n`,
   );
+  if (!trusted) {
+    const note = await dotfilesHomeNote(agent, io.env, io.home ?? homeFolder());
+    if (note !== undefined) io.stderr(`sysprompt: ${note}\n`);
+  }
   if (await insideProject(self, io)) {
     io.stderr(
       `sysprompt: warning: this sysprompt is installed inside the project (${escapeInline(self)}): in your user-wide settings the hook would run, in every project, whatever this project puts at that path; add it to this project's settings only, or install sysprompt for yourself (npm install -g sysprompt) and print the hook with that one\n`,

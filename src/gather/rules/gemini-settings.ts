@@ -248,9 +248,14 @@ function stripJsonComments(text: string): string {
   return out + text.slice(from);
 }
 
-/** How many line breaks `text` holds from `from` to `to`. */
+/**
+ * How many line breaks `text` holds from `from` to `to`, looking at those
+ * characters only: a search for the next line break ran past `to` to the
+ * line's end once per comment, and 1 MiB of empty block comments on one line cost 1.5 s
+ * (review rev109e F3).
+ */
 function lineBreaks(text: string, from: number, to: number): number {
   let n = 0;
-  for (let i = text.indexOf("\n", from); i !== -1 && i < to; i = text.indexOf("\n", i + 1)) n++;
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 10) n++;
   return n;
 }
