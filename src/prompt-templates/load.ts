@@ -84,6 +84,7 @@ export async function loadPromptTemplates(
     ownFiles ??= ownFilesOf(agentDir, {
       home: paths.home,
       trusted: options.projectTrusted !== false,
+      env: options.env,
       signal: options.signal,
     });
     return ownFiles;
@@ -170,7 +171,11 @@ export function loadPromptTemplatesSync(
   let own: OwnFilesSync | undefined;
   const yours = () => {
     const { agentDir, home } = resolveCommonPaths(options);
-    own ??= ownFilesOfSync(agentDir, { home, trusted: options.projectTrusted !== false });
+    own ??= ownFilesOfSync(agentDir, {
+      home,
+      trusted: options.projectTrusted !== false,
+      env: options.env,
+    });
     return own;
   };
   for (const root of plan.roots) {

@@ -54,6 +54,8 @@ export interface OwnFiles {
   agentDir?: string | undefined;
   /** The render's trust in the project, which a checkout's door takes too (a kit is not yours). */
   trusted: boolean;
+  /** The environment that moves your private places ({@link YoursAt.env}). */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -63,6 +65,7 @@ export async function ownFilesOf(
   o: {
     home: string;
     trusted: boolean;
+    env?: Readonly<Record<string, string | undefined>> | undefined;
     signal?: AbortSignal | undefined;
   },
 ): Promise<OwnFiles> {

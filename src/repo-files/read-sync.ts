@@ -56,6 +56,8 @@ export interface OwnFilesSync {
   /** The agent dir whose files these are (`YoursAt.agentDir`). */
   agentDir?: string | undefined;
   trusted: boolean;
+  /** The environment that moves your private places (`YoursAt.env`). */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /**
@@ -65,7 +67,11 @@ export interface OwnFilesSync {
  */
 export function ownFilesOfSync(
   agentDir: string,
-  o: { home: string; trusted: boolean },
+  o: {
+    home: string;
+    trusted: boolean;
+    env?: Readonly<Record<string, string | undefined>> | undefined;
+  },
 ): OwnFilesSync {
   return {
     ...o,
@@ -181,6 +187,7 @@ export function readRepoTextSync(path: string, o: SyncDoorOptions): RepoText {
         {
           home: o.own?.home ?? o.home,
           agentDir: o.own?.agentDir,
+          env: o.own?.env,
           mirrored: (named, homes) => mirroredRepositorySync(named, homes) !== undefined,
         },
         path,

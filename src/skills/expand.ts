@@ -88,7 +88,11 @@ export async function expandSkillCommandAsync(
   if (skill.source === "project") read = readSkillSync(skill, options);
   else {
     const { agentDir, home } = resolveCommonPaths(options);
-    const own = await ownFilesOf(agentDir, { home, trusted: options.projectTrusted !== false });
+    const own = await ownFilesOf(agentDir, {
+      home,
+      trusted: options.projectTrusted !== false,
+      env: options.env,
+    });
     read = await readRepoText(skill.filePath, { own });
   }
   return expandRead(text, command, read, options);
@@ -175,7 +179,11 @@ function expandRead(
 /** How your files are placed ({@link ownFilesOfSync}): the agent dir's and the trust given to loadSkills. */
 function yourFiles(options: ExpandSkillOptions) {
   const { agentDir, home } = resolveCommonPaths(options);
-  return ownFilesOfSync(agentDir, { home, trusted: options.projectTrusted !== false });
+  return ownFilesOfSync(agentDir, {
+    home,
+    trusted: options.projectTrusted !== false,
+    env: options.env,
+  });
 }
 
 /**

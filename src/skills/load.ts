@@ -129,6 +129,7 @@ export async function loadSkills(
     ownFilesOnce ??= ownFilesOf(agentDir, {
       home,
       trusted: options.projectTrusted !== false,
+      env: options.env,
       signal,
     });
     return ownFilesOnce;

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadPromptTemplates } from "../../src/prompt-templates/load.js";
+import { loadPromptTemplates, loadPromptTemplatesSync } from "../../src/prompt-templates/load.js";
 import { renderSystemPrompt } from "../../src/render-system-prompt.js";
 import { pinned, tempDir } from "../api/_helpers.js";
 import { privateWarnings, put } from "./_private-kit.js";
@@ -122,6 +122,22 @@ describe("hostile-kit-moved-private-places: your private places where the enviro
       env: {},
     });
     expect(JSON.stringify(loaded)).not.toContain(SECRET);
+  });
+
+  it("a template linked to $CLAUDE_CONFIG_DIR/.credentials.json is refused by the loaders given that environment", async () => {
+    const { root, home, agentDir } = kitImporting([]);
+    put(join(home, ".claude-work/.credentials.json"), `{"token":"${SECRET}"}\n`);
+    const { symlinkSync, mkdirSync } = await import("node:fs");
+    mkdirSync(join(agentDir, "prompts"), { recursive: true });
+    symlinkSync(join(home, ".claude-work/.credentials.json"), join(agentDir, "prompts/creds.md"));
+    const options = {
+      cwd: join(root, "project"),
+      agentDir,
+      home,
+      env: { CLAUDE_CONFIG_DIR: join(home, ".claude-work") },
+    };
+    expect(JSON.stringify(await loadPromptTemplates(options))).not.toContain(SECRET);
+    expect(JSON.stringify(loadPromptTemplatesSync(options))).not.toContain(SECRET);
   });
 
   it("yours as before: CLAUDE_CONFIG_DIR=~/.claude keeps ~/.claude/CLAUDE.md and rules readable, and a relative XDG_CONFIG_HOME moves nothing", async () => {
