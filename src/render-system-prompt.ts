@@ -319,7 +319,7 @@ function saidOnce(...lists: readonly Diagnostic[][]): Diagnostic[] {
  * what has not changed on disk. `givenBy` names who gave `given` in `origins`. `stop` (check's
  * signal) ends the gathering before its deadline: the steps still running give their fallback.
  * Every file of yours it reads is checked against one look at your private places, made at the
- * first and dropped at its end ({@link withPrivateLook}; review fx104b).
+ * first and dropped at its end ({@link withPrivateLook}; review fx104b), moved by `given.env`.
  */
 export function preparePrompt(
   given: SystemPromptOptions = {},
@@ -327,7 +327,8 @@ export function preparePrompt(
   givenBy: GivenBy = "api",
   stop?: AbortSignal,
 ): Promise<PreparedPrompt> {
-  return withPrivateLook(() => prepare(given, runner, givenBy, stop));
+  // Your private places where the render's environment moves them (review rev109a F1).
+  return withPrivateLook(() => prepare(given, runner, givenBy, stop), given.env ?? process.env);
 }
 
 async function prepare(

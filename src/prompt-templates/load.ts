@@ -85,6 +85,7 @@ export async function loadPromptTemplates(
       home: paths.home,
       cwd: paths.cwd,
       trusted: options.projectTrusted !== false,
+      env: options.env,
       signal: options.signal,
     });
     return ownFiles;
@@ -171,7 +172,12 @@ export function loadPromptTemplatesSync(
   let own: OwnFilesSync | undefined;
   const yours = () => {
     const { agentDir, home, cwd } = resolveCommonPaths(options);
-    own ??= ownFilesOfSync(agentDir, { home, trusted: options.projectTrusted !== false, cwd });
+    own ??= ownFilesOfSync(agentDir, {
+      home,
+      trusted: options.projectTrusted !== false,
+      cwd,
+      env: options.env,
+    });
     return own;
   };
   for (const root of plan.roots) {

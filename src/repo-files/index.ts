@@ -48,10 +48,13 @@ export {
   sharedAgentDirDiagnostic,
 } from "./own-folders.js";
 export {
+  HOME_IS_TOP,
   MAX_PRIVATE_ENTRIES,
+  PRIVATE_PLACES,
   privateLooksMade,
   withPrivateLook,
   YOUR_PRIVATE_PLACES,
+  yourHomeFolders,
   yourPrivateRefusal,
 } from "./own-private.js";
 export {

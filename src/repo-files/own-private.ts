@@ -1,84 +1,150 @@
 import { type Dir, opendirSync, type Stats, statSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { homeFolder, isWithin, toPosix } from "../_paths.js";
+import { userInfo } from "node:os";
+import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { expandHome, homeFolder, isWithin, toPosix } from "../_paths.js";
 import { realpathSyncLinear } from "../_realpath.js";
 import { PI_AGENT_CONFIG_FILES, SETTINGS_FILES } from "../agent-settings-files.js";
 import { namesRefusal } from "./door-checks.js";
 import { NO_DEADLINE } from "./no-deadline.js";
 import type { Refusal } from "./reach.js";
 
+/** An environment: the render's (`env`), else the process's. */
+type Env = Readonly<Record<string, string | undefined>>;
+
 /**
- * The private places of your home folder, relative to it: keys, tokens and
- * credentials of ssh, gpg, the cloud and package tools and the coding agents
- * themselves. A file of yours at or below one of them (by its real path, or,
- * with more than one name, by its identity) never reaches a prompt, whoever's
- * file names it, yours included: your layer's files, your rule files, your
- * `AGENTS.md` and its `@~/...` imports, skills, templates, presets, your
- * config (decided, review rev99a F1-F3, F5: a kit you put in your own config,
- * unpacked by Python's `tarfile` before 3.14, holds hard links and links to
- * `~/.ssh/id_rsa`, and whether the kit is "yours" is no longer what keeps
- * your key out).
+ * A private place ({@link PRIVATE_PLACES}): at `place` from your home folder by default, and,
+ * when `variable` names a folder (an absolute value, or one from `~`; an XDG one absolute only),
+ * at `below` in it instead, as well (`$CLAUDE_CONFIG_DIR/.credentials.json`). A `file` variable
+ * names the place itself (`$AWS_SHARED_CREDENTIALS_FILE`), a `list` one a colon-separated list of
+ * them (`$KUBECONFIG`).
  */
-export const YOUR_PRIVATE_PLACES: readonly string[] = [
-  ".ssh",
-  ".gnupg",
-  ".aws",
-  ".azure",
-  ".kube",
-  ".docker",
-  ".oci",
-  ".password-store",
-  ".netrc",
-  ".git-credentials",
-  ".npmrc",
-  ".pypirc",
-  ".pgpass",
-  ".my.cnf",
-  ".s3cfg",
-  ".boto",
-  ".vault-token",
-  ".terraform.d/credentials.tfrc.json",
-  ".cargo/credentials",
-  ".cargo/credentials.toml",
-  ".gem/credentials",
-  ".config/git/credentials",
-  ".config/gh",
-  ".config/hub",
-  ".config/gcloud",
-  ".local/share/keyrings",
-  ".pi/agent/auth.json",
-  ".codex/auth.json",
-  ".claude/.credentials.json",
-  ".gemini/oauth_creds.json",
-  // Your shell's start-up files and histories, which export and type tokens (review rev104a F2).
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".bash_logout",
-  ".profile",
-  ".zshrc",
-  ".zshenv",
-  ".zprofile",
-  ".zlogin",
-  ".bash_history",
-  ".zsh_history",
-  ".python_history",
-  ".node_repl_history",
-  ".psql_history",
-  ".mysql_history",
-  ".lesshst",
-  ".viminfo",
-  ".config/fish",
-  ".gitconfig",
-  ".config/git/config",
-  ".docker/config.json",
-  ".env",
-  ".gemini/.env",
-  ".config/opencode",
-  ".local/share/opencode",
+interface PrivatePlace {
+  place?: string;
+  variable?: string;
+  below?: string;
+  list?: true;
+}
+
+/** `below` of each of `names`, at `place` from the home folder by default and moved by `variable`. */
+function movedBy(variable: string, folder: string, names: readonly string[]): PrivatePlace[] {
+  return names.map((below) => ({ place: join(folder, below), variable, below }));
+}
+
+/**
+ * The private places of your home folder, relative to it, and the variable that moves each: keys,
+ * tokens and credentials of ssh, gpg, the cloud and package tools and the coding agents themselves,
+ * your shell's start-up files and histories. A file of yours at or below one of them (by its real
+ * path, or, with more than one name, by its identity) never reaches a prompt, whoever's file names
+ * it, yours included: your layer's files, your rule files, your `AGENTS.md` and its `@~/...`
+ * imports, skills, templates, presets, your config (decided, review rev99a F1-F3, F5: a kit you put
+ * in your own config, unpacked by Python's `tarfile` before 3.14, holds hard links and links to
+ * `~/.ssh/id_rsa`, and whether the kit is "yours" is no longer what keeps your key out). One table:
+ * a place a variable moves (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `XDG_CONFIG_HOME`, `GNUPGHOME`, …) is
+ * private where the render's environment puts it too (review rev109a F1).
+ */
+export const PRIVATE_PLACES: readonly PrivatePlace[] = [
+  { place: ".ssh" },
+  { place: ".gnupg", variable: "GNUPGHOME", below: "" },
+  { place: ".aws" },
+  { variable: "AWS_SHARED_CREDENTIALS_FILE", below: "" },
+  { variable: "AWS_CONFIG_FILE", below: "" },
+  { place: ".azure" },
+  { place: ".kube" },
+  { variable: "KUBECONFIG", below: "", list: true },
+  { place: ".docker", variable: "DOCKER_CONFIG", below: "" },
+  { place: ".oci" },
+  { place: ".password-store", variable: "PASSWORD_STORE_DIR", below: "" },
+  { place: ".netrc" },
+  { place: ".git-credentials" },
+  { place: ".npmrc" },
+  { place: ".pypirc" },
+  { place: ".pgpass" },
+  { place: ".my.cnf" },
+  { place: ".s3cfg" },
+  { place: ".boto" },
+  { place: ".vault-token" },
+  { place: ".terraform.d/credentials.tfrc.json" },
+  { place: ".cargo/credentials" },
+  { place: ".cargo/credentials.toml" },
+  { place: ".gem/credentials" },
+  { place: ".m2/settings.xml" },
+  { place: ".gradle/gradle.properties" },
+  { place: ".ollama/id_ed25519" },
+  { place: ".config/gh", variable: "GH_CONFIG_DIR", below: "" },
+  // Your XDG config folder's: each tool's folder of tokens and keys (`gh/hosts.yml`, `sops/age/keys.txt`).
+  ...movedBy("XDG_CONFIG_HOME", ".config", [
+    "gh",
+    "hub",
+    "gcloud",
+    "git/credentials",
+    "git/config",
+    "fish",
+    "opencode",
+    "github-copilot",
+    "sops",
+    "age",
+    "containers/auth.json",
+    "rclone",
+    "composer/auth.json",
+    "doctl",
+    "hcloud",
+  ]),
+  // Your XDG data folder's (not `containers/storage`, images: only its logins).
+  ...movedBy("XDG_DATA_HOME", ".local/share", [
+    "keyrings",
+    "opencode",
+    "fish",
+    "containers/auth.json",
+  ]),
+  { place: ".pi/agent/auth.json" },
+  { place: ".codex/auth.json", variable: "CODEX_HOME", below: "auth.json" },
+  { place: ".codex/config.toml", variable: "CODEX_HOME", below: "config.toml" },
+  { place: ".claude/.credentials.json", variable: "CLAUDE_CONFIG_DIR", below: ".credentials.json" },
+  { place: ".claude.json", variable: "CLAUDE_CONFIG_DIR", below: ".claude.json" },
+  { place: ".claude/settings.json", variable: "CLAUDE_CONFIG_DIR", below: "settings.json" },
+  {
+    place: ".claude/settings.local.json",
+    variable: "CLAUDE_CONFIG_DIR",
+    below: "settings.local.json",
+  },
+  { place: ".gemini/oauth_creds.json" },
+  // Your shell's start-up files and histories, which export and type tokens (review rev104a F2, rev109a F1).
+  ...[
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".profile",
+    ".kshrc",
+    ".zshrc",
+    ".zshenv",
+    ".zprofile",
+    ".zlogin",
+    ".bash_history",
+    ".zsh_history",
+    ".zhistory",
+    ".histfile",
+    ".python_history",
+    ".node_repl_history",
+    ".psql_history",
+    ".mysql_history",
+    ".sqlite_history",
+    ".lesshst",
+    ".viminfo",
+    ".gitconfig",
+    ".env",
+    ".gemini/.env",
+  ].map((place) => ({ place })),
   // Every agent's settings files (MCP servers' env tokens, API keys), as `export --out` knows them.
-  ...Object.values(SETTINGS_FILES).flat(),
-].filter((place, at, all) => all.indexOf(place) === at);
+  ...Object.values(SETTINGS_FILES)
+    .flat()
+    .map((place) => ({ place })),
+];
+
+/** The private places of your home folder at their default places, relative to it ({@link PRIVATE_PLACES}). */
+export const YOUR_PRIVATE_PLACES: readonly string[] = PRIVATE_PLACES.flatMap((p) =>
+  p.place === undefined ? [] : [p.place],
+).filter((place, at, all) => all.indexOf(place) === at);
 
 /**
  * At most this many files of more than one name in your private places are kept to know them by
@@ -106,13 +172,27 @@ interface Identities {
 /** Your home's private places, as found once: where they are, and their files by identity (asked lazily). */
 interface YourPrivate {
   home: string;
-  /** Your home and agent dir, each as written and as real: where a file of yours named in them may lead. */
-  mine: string[];
-  /** Each place under your home as written and as real, and the real folder of each that is a link. */
-  places: { at: string; shown: string }[];
+  /**
+   * Your home as written and as real: where a file of yours named in it may lead; none when it is
+   * the top of the file system (`HOME=/`: {@link yourHomeFolders}, review rev109a F3).
+   */
+  homes: string[];
+  /** Your agent dirs, each as written and as real: where a file of yours named in them may lead. */
+  dirs: string[];
+  /** Each place as written and as real, and the real folder of each that is a link. */
+  places: Place[];
+  /** The folders of {@link places} that hold no credentials (caches, logs): not walked. */
+  skipped: Set<string>;
   identities?: Identities;
   /** The agent dirs whose pi configuration is among {@link places} ({@link withAgentDir}). */
   agentDirs?: Set<string>;
+}
+
+/** A private place: where it is, how it is shown, and, `byName`, not walked for its files' other names. */
+interface Place {
+  at: string;
+  shown: string;
+  byName?: true;
 }
 
 /** Whose private places a read of a file of yours is checked against, and the deadline of the render. */
@@ -132,6 +212,11 @@ export interface YoursAt {
    * import the walk this module may not.
    */
   mirrored?: ((named: string, homes: readonly string[]) => boolean) | undefined;
+  /**
+   * The environment whose variables move your private places ({@link PRIVATE_PLACES}): in a
+   * render, the render's ({@link withPrivateLook}); else this, else `process.env`.
+   */
+  env?: Env | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -143,28 +228,35 @@ export interface YoursAt {
 // once per step and, under valgrind's 30-fold slowness, once per builtin section (cli-instr 717 M
 // to 807 M instructions at 129048e1).
 let underWay: Map<string, YourPrivate> | undefined;
-let rendering = 0;
+// The environments of the renders under way: a look they share takes the places each moves.
+const renderEnvs: Env[] = [];
 // Outside a render (a library caller's loader): one look per signal, and a read with no signal
 // (NO_DEADLINE is every caller's; the synchronous loaders) shares a look taken less than a second
 // before, so a loader of a hundred templates looks once, not a hundred times.
 const seen = new WeakMap<AbortSignal, Map<string, YourPrivate>>();
-const recent = new Map<string, { at: number; mine: YourPrivate }>();
+const recent = new Map<string, { at: number; mine: YourPrivate; env: Env }>();
 const RECENT_MS = 1_000;
 let looks = 0;
 
 /**
  * Runs `work` (one render's preparation, one hook call) with one look at your private places
  * per home for every file of yours it checks, made lazily at the first and dropped when `work`
- * settles. A render that starts while another runs starts a fresh look, which both then share:
- * no render's files are checked against a look older than its start.
+ * settles, its places moved by `env` (the render's environment: `CLAUDE_CONFIG_DIR`, `GNUPGHOME`,
+ * …, review rev109a F1). A render that starts while another runs starts a fresh look, which both
+ * then share: no render's files are checked against a look older than its start, nor without the
+ * places its environment moves.
  */
-export async function withPrivateLook<T>(work: () => Promise<T>): Promise<T> {
+export async function withPrivateLook<T>(
+  work: () => Promise<T>,
+  env: Env = process.env,
+): Promise<T> {
   underWay = new Map();
-  rendering++;
+  renderEnvs.push(env);
   try {
     return await work();
   } finally {
-    if (--rendering === 0) underWay = undefined;
+    renderEnvs.splice(renderEnvs.indexOf(env), 1);
+    if (renderEnvs.length === 0) underWay = undefined;
   }
 }
 
@@ -173,9 +265,9 @@ export function privateLooksMade(): number {
   return looks;
 }
 
-function lookAt(home: string, agentDir: string | undefined): YourPrivate {
+function lookAt(home: string, agentDir: string | undefined, envs: readonly Env[]): YourPrivate {
   looks++;
-  return yourPrivateOf(home, agentDir);
+  return yourPrivateOf(home, agentDir, envs);
 }
 
 function yourPrivate(at: YoursAt): YourPrivate {
@@ -184,37 +276,134 @@ function yourPrivate(at: YoursAt): YourPrivate {
     // One look a home in a render; the agent dir a read names adds its few places to it.
     let kept = underWay.get(home);
     if (kept === undefined) {
-      kept = lookAt(home, undefined);
+      kept = lookAt(home, undefined, at.env ? [...renderEnvs, at.env] : renderEnvs);
       underWay.set(home, kept);
     }
     return withAgentDir(kept, at.agentDir);
   }
+  const env = at.env ?? process.env;
   const key = at.agentDir === undefined ? home : `${home}\0${at.agentDir}`;
   const signal = at.signal !== NO_DEADLINE ? at.signal : undefined;
   if (signal === undefined) {
     const now = performance.now();
     const kept = recent.get(key);
-    if (kept && now - kept.at < RECENT_MS) return kept.mine;
-    const mine = lookAt(home, at.agentDir);
+    if (kept && kept.env === env && now - kept.at < RECENT_MS) return kept.mine;
+    const mine = lookAt(home, at.agentDir, [env]);
     if (recent.size > 16) recent.clear();
-    recent.set(key, { at: now, mine });
+    recent.set(key, { at: now, mine, env });
     return mine;
   }
   const kept = seen.get(signal)?.get(key);
   if (kept) return kept;
-  const made = lookAt(home, at.agentDir);
+  const made = lookAt(home, at.agentDir, [env]);
   const byHome = seen.get(signal) ?? new Map<string, YourPrivate>();
   byHome.set(key, made);
   seen.set(signal, byHome);
   return made;
 }
 
-function yourPrivateOf(home: string, agentDir: string | undefined): YourPrivate {
+/** Whether `folder` is the top of the file system (`/`, `C:\\`), which holds every other. */
+export function isFileSystemTop(folder: string): boolean {
+  const at = resolve(folder);
+  return dirname(at) === at;
+}
+
+/**
+ * The folders a file of yours lies in as yours by being in your home folder: `home` as given and
+ * by its real path (`realHome`), or none when either is the top of the file system: `HOME=/`,
+ * what `docker run --user 1000` with no passwd entry, a Kubernetes `runAsUser` pod or a CI
+ * container gives, made every file of the machine yours, so a kit's imports read any of them
+ * (`@/etc/shadow`). Then your files are read within your agent dir alone (decided, review rev109a
+ * F3). The one rule for your imports' scope and for where your files' links may lead.
+ */
+export function yourHomeFolders(home: string, realHome: string): string[] {
+  const base = resolve(home);
+  return isFileSystemTop(base) || isFileSystemTop(realHome) ? [] : [base, realHome];
+}
+
+/**
+ * The home folder of this process's user in the user database, when it is not `home` nor the top
+ * of the file system: with `HOME=/` or another folder, that user's private files are as private
+ * (review rev109a F3). `os.userInfo` throws for a user with no entry.
+ */
+function passwdHome(home: string, realHome: string): string | undefined {
+  let found: string;
+  try {
+    found = userInfo().homedir;
+  } catch {
+    return undefined;
+  }
+  if (!found || !isAbsolute(found) || isFileSystemTop(found)) return undefined;
+  const at = resolve(found);
+  return at === resolve(home) || at === realHome ? undefined : at;
+}
+
+function yourPrivateOf(
+  home: string,
+  agentDir: string | undefined,
+  envs: readonly Env[],
+): YourPrivate {
   // Absolute and normal, as a real path is: `placeOf` compares them as strings.
   const base = resolve(home);
   const realHome = realOrUndefined(base) ?? base;
   const places = placesOf(base, realHome, YOUR_PRIVATE_PLACES, (rel) => `~/${rel}`);
-  return withAgentDir({ home, mine: [base, realHome], places }, agentDir);
+  const skipped = new Set(CREDENTIAL_FREE.flatMap((rel) => [join(base, rel), join(realHome, rel)]));
+  for (const env of envs) {
+    for (const moved of movedPlaces(env, base, realHome)) {
+      pushPlaces(
+        places,
+        placesOf(moved.at, moved.at, [""], () => moved.shown),
+      );
+      for (const rel of CREDENTIAL_FREE)
+        if (moved.place !== undefined && rel.startsWith(`${moved.place}/`))
+          skipped.add(join(moved.at, rel.slice(moved.place.length + 1)));
+    }
+  }
+  const other = passwdHome(base, realHome);
+  if (other !== undefined) {
+    const realOther = realOrUndefined(other) ?? other;
+    for (const place of placesOf(other, realOther, YOUR_PRIVATE_PLACES, (rel) => join(other, rel)))
+      places.push({ ...place, byName: true });
+  }
+  return withAgentDir(
+    { home, homes: yourHomeFolders(base, realHome), dirs: [], places, skipped },
+    agentDir,
+  );
+}
+
+/**
+ * The places {@link PRIVATE_PLACES}' variables move under `env`, `~` being `home`: each where an
+ * absolute value (or one from `~`; an XDG one absolute only, as the XDG spec reads it) puts it,
+ * `$KUBECONFIG` each path of its list. Not one that is the top of the file system or holds your
+ * home (`GNUPGHOME=/`, `DOCKER_CONFIG=~`): that would make every file of yours private.
+ */
+function movedPlaces(
+  env: Env,
+  home: string,
+  realHome: string,
+): { at: string; shown: string; place?: string }[] {
+  const found: { at: string; shown: string; place?: string }[] = [];
+  for (const { place, variable, below = "", list } of PRIVATE_PLACES) {
+    if (variable === undefined) continue;
+    const value = env[variable];
+    if (value === undefined || value === "") continue;
+    const values = list ? value.split(delimiter) : [value];
+    for (const one of values) {
+      const folder = variable.startsWith("XDG_")
+        ? isAbsolute(one)
+          ? one
+          : undefined
+        : isAbsolute(one) || one === "~" || one.startsWith("~/")
+          ? expandHome(one, home)
+          : undefined;
+      if (folder === undefined) continue;
+      const at = resolve(folder, below);
+      if (isFileSystemTop(at) || isWithin(home, at) || isWithin(realHome, at)) continue;
+      const shown = below === "" ? `$${variable}` : `$${variable}/${below}`;
+      found.push(place === undefined ? { at, shown } : { at, shown, place });
+    }
+  }
+  return found;
 }
 
 /**
@@ -229,7 +418,7 @@ function withAgentDir(mine: YourPrivate, agentDir: string | undefined): YourPriv
   mine.agentDirs ??= new Set();
   mine.agentDirs.add(dir);
   const realAgentDir = realOrUndefined(dir) ?? dir;
-  mine.mine.push(dir, realAgentDir);
+  mine.dirs.push(dir, realAgentDir);
   pushPlaces(
     mine.places,
     placesOf(dir, realAgentDir, PI_AGENT_CONFIG_FILES, (rel) => `the agent dir's ${rel}`),
@@ -237,7 +426,7 @@ function withAgentDir(mine: YourPrivate, agentDir: string | undefined): YourPriv
   return mine;
 }
 
-function pushPlaces(to: YourPrivate["places"], more: YourPrivate["places"]): void {
+function pushPlaces(to: Place[], more: readonly Place[]): void {
   for (const place of more) to.push(place);
 }
 
@@ -246,8 +435,8 @@ function placesOf(
   realTop: string,
   rels: readonly string[],
   shownAs: (rel: string) => string,
-): YourPrivate["places"] {
-  const places: YourPrivate["places"] = [];
+): Place[] {
+  const places: Place[] = [];
   for (const rel of rels) {
     const shown = shownAs(rel);
     const at = join(top, rel);
@@ -267,10 +456,7 @@ function placesOf(
  * `path.relative` per place: some 30 places for every file of yours a render reads (fx104b).
  * Windows compares names case-insensitively: there, `isWithin` itself.
  */
-function placeOf(
-  path: string,
-  places: YourPrivate["places"],
-): YourPrivate["places"][number] | undefined {
+function placeOf(path: string, places: readonly Place[]): Place | undefined {
   if (sep !== "/") return places.find((p) => isWithin(path, p.at));
   const at = resolve(path);
   return places.find((p) => at === p.at || (at.startsWith(p.at) && at[p.at.length] === "/"));
@@ -309,11 +495,8 @@ function identitiesOf(mine: YourPrivate, signal: AbortSignal | undefined): Ident
   let cutByDeadline = false;
   let seenEntries = 0;
   const stopAt = performance.now() + MAX_PRIVATE_MS;
-  const realHome = realOrUndefined(mine.home) ?? mine.home;
   const walked = new Set<string>();
-  const skipped = new Set(
-    CREDENTIAL_FREE.flatMap((rel) => [join(mine.home, rel), join(realHome, rel)]),
-  );
+  const skipped = mine.skipped;
   // Only a file of more than one name can be read by another name (review rev103a F3).
   const add = (s: Stats, path: string) => {
     if (!s.isFile() || !(s.nlink > 1)) return;
@@ -344,8 +527,8 @@ function identitiesOf(mine: YourPrivate, signal: AbortSignal | undefined): Ident
           const real = realOrUndefined(path);
           if (real === undefined || walked.has(real)) continue;
           walked.add(real);
-          if (!mine.places.some((p) => isWithin(real, p.at)))
-            mine.places.push({ at: real, shown: `~/${toPosix(relative(mine.home, path))}` });
+          if (placeOf(real, mine.places) === undefined)
+            mine.places.push({ at: real, shown: shownOf(path, mine.home) });
           const s = statOrNone(real);
           if (s?.isDirectory()) {
             if (depth < MAX_PRIVATE_DEPTH) walk(real, depth + 1);
@@ -371,7 +554,7 @@ function identitiesOf(mine: YourPrivate, signal: AbortSignal | undefined): Ident
       d.closeSync();
     }
   };
-  for (const place of new Set(mine.places.map((p) => p.at))) {
+  for (const place of new Set(mine.places.flatMap((p) => (p.byName ? [] : [p.at])))) {
     if (short !== undefined) break;
     if (walked.has(place)) continue;
     walked.add(place);
@@ -431,12 +614,12 @@ export function yourPrivateRefusal(
     byIdentity &&
     named !== undefined &&
     isAbsolute(named) &&
-    mine.mine.some((top) => isWithin(named, top)) &&
-    !mine.mine.some((top) => isWithin(real, top)) &&
+    [...mine.homes, ...mine.dirs].some((top) => isWithin(named, top)) &&
+    ![...mine.homes, ...mine.dirs].some((top) => isWithin(real, top)) &&
     !READ_ONLY_STORES.some((store) => isWithin(real, store)) &&
-    !at.mirrored?.(named, mine.mine.slice(0, 2))
+    !(mine.homes.length > 0 && at.mirrored?.(named, mine.homes))
   ) {
-    return linkOutOfYours(named, real);
+    return linkOutOfYours(named, real, mine.homes.length === 0 ? mine.home : undefined);
   }
   // The walk adds to the places what links in them lead to, so it comes first (rev103a F1).
   const { ids, short } = byIdentity ? identitiesOf(mine, at.signal) : { ids: new Map() };
@@ -449,14 +632,13 @@ export function yourPrivateRefusal(
   if (!byIdentity || !(s.nlink > 1)) return undefined;
   const same = ids.get(`${s.dev}:${s.ino}`);
   if (same !== undefined) {
-    const shown = `~/${toPosix(relative(mine.home, same))}`;
-    return privateRefusal(`it is another name (a hard link) of ${shown}`);
+    return privateRefusal(`it is another name (a hard link) of ${shownOf(same, mine.home)}`);
   }
   // A file of your agent dir with more than one name (a kit's `AGENTS.md` a hard link to
   // `/srv/app/db_password`, as Python's `tarfile` makes from a member naming it): its real path
   // is its own name, so no link leads out, yet its other names may lie anywhere; refused as a
   // checkout's door refuses one (review rev108b F4).
-  if (at.agentDir !== undefined && mine.mine.slice(2).some((top) => isWithin(real, top)))
+  if (at.agentDir !== undefined && mine.dirs.some((top) => isWithin(real, top)))
     return namesRefusal(s, real);
   if (short === undefined) return undefined;
   return privateRefusal(
@@ -474,12 +656,31 @@ export function yourPrivateRefusal(
  */
 const READ_ONLY_STORES: readonly string[] = ["/nix/store", "/gnu/store"];
 
-function linkOutOfYours(named: string, real: string): Refusal {
+/** `topHome`: your home folder when it is the top of the file system, and so not yours ({@link yourHomeFolders}). */
+function linkOutOfYours(named: string, real: string, topHome?: string): Refusal {
   return {
     reason: "outside",
     code: "file-outside-project",
-    message: `${toPosix(named)} leads by its links to ${toPosix(real)}, out of your home folder and your agent dir: a file of yours is read only within them, as its imports are`,
+    message:
+      topHome === undefined
+        ? `${toPosix(named)} leads by its links to ${toPosix(real)}, out of your home folder and your agent dir: a file of yours is read only within them, as its imports are`
+        : `${toPosix(named)} leads by its links to ${toPosix(real)}, out of your agent dir (${HOME_IS_TOP(topHome)}): a file of yours is read only within it, as its imports are`,
   };
+}
+
+/**
+ * Why a home folder at the top of the file system is not yours, in words set in brackets after
+ * "your agent dir" ({@link yourHomeFolders}, review rev109a F3).
+ */
+export const HOME_IS_TOP = (home: string): string =>
+  `your home folder is ${toPosix(home)}, the whole file system, so no file is yours by being in it`;
+
+/** `path` as said: from `~` when in your home folder (`~/.ssh/id_rsa`), else as it is. */
+function shownOf(path: string, home: string): string {
+  const base = resolve(home);
+  return !isFileSystemTop(base) && isWithin(path, base)
+    ? `~/${toPosix(relative(base, path))}`
+    : toPosix(path);
 }
 
 function privateRefusal(what: string): Refusal {

@@ -61,6 +61,8 @@ export interface OwnFiles {
    * none may ({@link checkoutReach}).
    */
   cwd?: string | undefined;
+  /** The environment that moves your private places ({@link YoursAt.env}). */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -71,6 +73,7 @@ export async function ownFilesOf(
     home: string;
     trusted: boolean;
     cwd?: string | undefined;
+    env?: Readonly<Record<string, string | undefined>> | undefined;
     signal?: AbortSignal | undefined;
   },
 ): Promise<OwnFiles> {

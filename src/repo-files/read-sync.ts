@@ -58,6 +58,8 @@ export interface OwnFilesSync {
   trusted: boolean;
   /** The folder the render starts in ({@link OwnFiles.cwd}): its project, trusted, is the one checkout read with no private check. */
   cwd?: string | undefined;
+  /** The environment that moves your private places (`YoursAt.env`). */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /**
@@ -67,7 +69,12 @@ export interface OwnFilesSync {
  */
 export function ownFilesOfSync(
   agentDir: string,
-  o: { home: string; trusted: boolean; cwd?: string | undefined },
+  o: {
+    home: string;
+    trusted: boolean;
+    cwd?: string | undefined;
+    env?: Readonly<Record<string, string | undefined>> | undefined;
+  },
 ): OwnFilesSync {
   return {
     ...o,
@@ -213,6 +220,7 @@ export function readRepoTextSync(path: string, o: SyncDoorOptions): RepoText {
         {
           home: o.own?.home ?? o.home,
           agentDir: o.own?.agentDir,
+          env: o.own?.env,
           mirrored: (named, homes) => mirroredRepositorySync(named, homes) !== undefined,
         },
         path,

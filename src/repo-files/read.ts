@@ -216,6 +216,7 @@ export function yoursAt(o: Pick<DoorOptions, "own" | "home" | "agentDir" | "sign
     home: o.own?.home ?? o.home,
     agentDir: o.own?.agentDir ?? o.agentDir,
     mirrored: (named, homes) => mirroredRepositorySync(named, homes) !== undefined,
+    env: o.own?.env,
     signal: o.own?.signal ?? o.signal,
   };
 }

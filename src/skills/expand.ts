@@ -92,6 +92,7 @@ export async function expandSkillCommandAsync(
       home,
       trusted: options.projectTrusted !== false,
       cwd,
+      env: options.env,
     });
     read = await readRepoText(skill.filePath, { own });
   }
@@ -179,7 +180,12 @@ function expandRead(
 /** How your files are placed ({@link ownFilesOfSync}): the agent dir's and the trust given to loadSkills. */
 function yourFiles(options: ExpandSkillOptions) {
   const { agentDir, home, cwd } = resolveCommonPaths(options);
-  return ownFilesOfSync(agentDir, { home, trusted: options.projectTrusted !== false, cwd });
+  return ownFilesOfSync(agentDir, {
+    home,
+    trusted: options.projectTrusted !== false,
+    cwd,
+    env: options.env,
+  });
 }
 
 /**

@@ -130,6 +130,7 @@ export async function loadSkills(
       home,
       trusted: options.projectTrusted !== false,
       cwd,
+      env: options.env,
       signal,
     });
     return ownFilesOnce;

@@ -15,6 +15,7 @@ import {
   checkMaxBytes,
   findProjectRoot,
   folderReaches,
+  HOME_IS_TOP,
   heldLinks,
   mirroredRepository,
   NO_DEADLINE,
@@ -30,6 +31,7 @@ import {
   refusalDiagnostic,
   rootMarkerRefusedDiagnostics,
   withCutMarker,
+  yourHomeFolders,
 } from "../../repo-files/index.js";
 import type { Diagnostic } from "../../types.js";
 import { CONTEXT_FILE_NAMES } from "../context-names.js";
@@ -338,6 +340,7 @@ async function userFolder(
   realHome: string,
 ): Promise<ContextFolder> {
   const realAgentDir = await realpathOrSelf(agentDir);
+  const homes = yourHomeFolders(home, realHome);
   return {
     dir: agentDir,
     origin: "user",
@@ -346,8 +349,16 @@ async function userFolder(
     // folder's: that is the project (a kit or a monorepo you started in), whose door an import of
     // yours into it goes through, with the render's trust.
     ownReal: await ownRepositories(agentDir, home),
-    allowed: [home, realHome, agentDir, realAgentDir],
-    allowedText: `the home folder ${toPosix(home)} or the agent dir ${toPosix(agentDir)}`,
+    // Not a home folder at the top of the file system (`HOME=/`): that is every file (rev109a F3).
+    ...(homes.length > 0
+      ? {
+          allowed: [...homes, agentDir, realAgentDir],
+          allowedText: `the home folder ${toPosix(home)} or the agent dir ${toPosix(agentDir)}`,
+        }
+      : {
+          allowed: [agentDir, realAgentDir],
+          allowedText: `the agent dir ${toPosix(agentDir)} (${HOME_IS_TOP(home)}: your files are read only within your agent dir)`,
+        }),
   };
 }
 
