@@ -1,5 +1,5 @@
 import { type Dir, opendirSync, type Stats, statSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { homeFolder, isWithin, toPosix } from "../_paths.js";
 import { realpathSyncLinear } from "../_realpath.js";
 import { PI_AGENT_CONFIG_FILES, SETTINGS_FILES } from "../agent-settings-files.js";
@@ -113,6 +113,8 @@ interface YourPrivate {
   identities?: Identities;
   /** The agent dirs whose pi configuration is among {@link places} ({@link withAgentDir}). */
   agentDirs?: Set<string>;
+  /** Folders asked whether they are a git folder ({@link gitFolderAbove}), and the answer. */
+  gitDirs?: Map<string, boolean>;
 }
 
 /** Whose private places a read of a file of yours is checked against, and the deadline of the render. */
@@ -446,7 +448,14 @@ export function yourPrivateRefusal(
     const shown = below === "" ? place.shown : `${place.shown}/${below}`;
     return privateRefusal(`it resolves to ${toPosix(real)}, ${shown}`);
   }
-  if (!byIdentity || !(s.nlink > 1)) return undefined;
+  if (!byIdentity) return undefined;
+  // A file of yours inside a git folder by its contents, whatever its name (a bare dotfiles
+  // repository `~/.cfg`, a mirror `~/repos/app.git`, a `--separate-git-dir`): its `config` holds
+  // the remotes' tokens; refused, trusted or not (review rev109f F2).
+  mine.gitDirs ??= new Map();
+  const gitDir = gitFolderAbove(real, mine.mine.slice(0, 2), mine.gitDirs);
+  if (gitDir !== undefined) return gitFolderWords(real, gitDir);
+  if (!(s.nlink > 1)) return undefined;
   const same = ids.get(`${s.dev}:${s.ino}`);
   if (same !== undefined) {
     const shown = `~/${toPosix(relative(mine.home, same))}`;
@@ -473,6 +482,41 @@ export function yourPrivateRefusal(
  * read as yours (lead, fx106a).
  */
 const READ_ONLY_STORES: readonly string[] = ["/nix/store", "/gnu/store"];
+
+/**
+ * The git folder `real` lies in, known by its contents as git's `is_git_directory` knows one (a
+ * `HEAD` file, `objects/` and `refs/` folders), whatever its name: the nearest of `real`'s
+ * folders, asked up to the first of `tops` it lies in (your home), else up to the root; each
+ * folder's answer kept in `known` (a few stats a folder, once a render).
+ */
+export function gitFolderAbove(
+  real: string,
+  tops: readonly string[],
+  known: Map<string, boolean> = new Map(),
+): string | undefined {
+  const top = tops.find((t) => isWithin(real, t));
+  for (let dir = dirname(real); ; dir = dirname(dir)) {
+    let is = known.get(dir);
+    if (is === undefined) {
+      is =
+        statOrNone(join(dir, "HEAD"))?.isFile() === true &&
+        statOrNone(join(dir, "objects"))?.isDirectory() === true &&
+        statOrNone(join(dir, "refs"))?.isDirectory() === true;
+      known.set(dir, is);
+    }
+    if (is) return dir;
+    if ((top !== undefined && isWithin(top, dir)) || dirname(dir) === dir) return undefined;
+  }
+}
+
+/** A file in a git folder (`gitDir`): never read into a prompt, trusted or not (review rev108b F2). */
+export function gitFolderWords(real: string, gitDir: string): Refusal {
+  return {
+    reason: "private",
+    code: "file-private",
+    message: `it resolves to ${toPosix(real)}, inside the git folder ${toPosix(gitDir)}, which is never read into a prompt (it holds the repository's remotes and their tokens)`,
+  };
+}
 
 function linkOutOfYours(named: string, real: string): Refusal {
   return {
