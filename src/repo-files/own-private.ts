@@ -435,7 +435,7 @@ export function yourPrivateRefusal(
     isAbsolute(named) &&
     mine.mine.some((top) => isWithin(named, top)) &&
     !mine.mine.some((top) => isWithin(real, top)) &&
-    !READ_ONLY_STORES.some((store) => isWithin(real, store)) &&
+    !inReadOnlyStore(real) &&
     !at.mirrored?.(named, mine.mine.slice(0, 2))
   ) {
     return linkOutOfYours(named, real);
@@ -461,12 +461,14 @@ export function yourPrivateRefusal(
     const shown = `~/${toPosix(relative(mine.home, same))}`;
     return privateRefusal(`it is another name (a hard link) of ${shown}`);
   }
-  // A file of your agent dir with more than one name (a kit's `AGENTS.md` a hard link to
+  // A file of yours with more than one name, read for an agent dir (a kit's `AGENTS.md`, your
+  // `~/.claude/rules/team.md` or `~/.agents/skills/x/SKILL.md` a hard link to
   // `/srv/app/db_password`, as Python's `tarfile` makes from a member naming it): its real path
   // is its own name, so no link leads out, yet its other names may lie anywhere; refused as a
-  // checkout's door refuses one (review rev108b F4).
-  if (at.agentDir !== undefined && mine.mine.slice(2).some((top) => isWithin(real, top)))
-    return namesRefusal(s, real);
+  // checkout's door refuses one (review rev108b F4), in your home's folders as in the agent dir
+  // (review rev109f F7); not in a read-only store, whose optimiser gives every file a second name
+  // under `/nix/store/.links` (review rev109f F6).
+  if (at.agentDir !== undefined && !inReadOnlyStore(real)) return namesRefusal(s, real);
   if (short === undefined) return undefined;
   return privateRefusal(
     `it has ${s.nlink} names (hard links to one file) and your private files could not all be compared with it (${short}), so it may be one`,
@@ -481,7 +483,12 @@ export function yourPrivateRefusal(
  * secrets (they go through sops-nix or agenix to /run), so a layer file of yours leading there is
  * read as yours (lead, fx106a).
  */
-const READ_ONLY_STORES: readonly string[] = ["/nix/store", "/gnu/store"];
+export const READ_ONLY_STORES: string[] = ["/nix/store", "/gnu/store"];
+
+/** Whether `real` lies in a {@link READ_ONLY_STORES} store (tests add a folder of theirs to the list). */
+function inReadOnlyStore(real: string): boolean {
+  return READ_ONLY_STORES.some((store) => isWithin(real, store));
+}
 
 /**
  * The git folder `real` lies in, known by its contents as git's `is_git_directory` knows one (a
