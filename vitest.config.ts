@@ -62,6 +62,10 @@ const SLOW = [
   "test/catalogue/hostile-kit-link-into-checkout-private.test.ts",
   // fx109d (rev109a F2): eight renders and eight template loads into another checkout (6 s loaded).
   "test/catalogue/hostile-kit-link-other-checkout-private.test.ts",
+  // fx109e (rev109f F2): two renders and four template loads into git folders (3.3 s loaded, the first cold).
+  "test/catalogue/hostile-home-git-folder-other-name.test.ts",
+  // fx109e (rev109f F7): one cold render with your rules and skills (2.4 s loaded).
+  "test/catalogue/hostile-home-rule-skill-hard-link-out.test.ts",
   // fx107i (rev107a F3): two renders and a templates load in a 1777 share (2.3 s idle, the first cold).
   "test/catalogue/hostile-planted-writable-own-file.test.ts",
   // fx102b (rev102a F2): three CLI runs (list, two expands), the first loads the CLI (1.1 s idle).

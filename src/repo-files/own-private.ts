@@ -186,6 +186,8 @@ interface YourPrivate {
   identities?: Identities;
   /** The agent dirs whose pi configuration is among {@link places} ({@link withAgentDir}). */
   agentDirs?: Set<string>;
+  /** Folders asked whether they are a git folder ({@link gitFolderAbove}), and the answer. */
+  gitDirs?: Map<string, boolean>;
 }
 
 /** A private place: where it is, how it is shown, and, `byName`, not walked for its files' other names. */
@@ -616,7 +618,7 @@ export function yourPrivateRefusal(
     isAbsolute(named) &&
     [...mine.homes, ...mine.dirs].some((top) => isWithin(named, top)) &&
     ![...mine.homes, ...mine.dirs].some((top) => isWithin(real, top)) &&
-    !READ_ONLY_STORES.some((store) => isWithin(real, store)) &&
+    !inReadOnlyStore(real) &&
     !(mine.homes.length > 0 && at.mirrored?.(named, mine.homes))
   ) {
     return linkOutOfYours(named, real, mine.homes.length === 0 ? mine.home : undefined);
@@ -629,17 +631,26 @@ export function yourPrivateRefusal(
     const shown = below === "" ? place.shown : `${place.shown}/${below}`;
     return privateRefusal(`it resolves to ${toPosix(real)}, ${shown}`);
   }
-  if (!byIdentity || !(s.nlink > 1)) return undefined;
+  if (!byIdentity) return undefined;
+  // A file of yours inside a git folder by its contents, whatever its name (a bare dotfiles
+  // repository `~/.cfg`, a mirror `~/repos/app.git`, a `--separate-git-dir`): its `config` holds
+  // the remotes' tokens; refused, trusted or not (review rev109f F2).
+  mine.gitDirs ??= new Map();
+  const gitDir = gitFolderAbove(real, mine.homes, mine.gitDirs);
+  if (gitDir !== undefined) return gitFolderWords(real, gitDir);
+  if (!(s.nlink > 1)) return undefined;
   const same = ids.get(`${s.dev}:${s.ino}`);
   if (same !== undefined) {
     return privateRefusal(`it is another name (a hard link) of ${shownOf(same, mine.home)}`);
   }
-  // A file of your agent dir with more than one name (a kit's `AGENTS.md` a hard link to
+  // A file of yours with more than one name, read for an agent dir (a kit's `AGENTS.md`, your
+  // `~/.claude/rules/team.md` or `~/.agents/skills/x/SKILL.md` a hard link to
   // `/srv/app/db_password`, as Python's `tarfile` makes from a member naming it): its real path
   // is its own name, so no link leads out, yet its other names may lie anywhere; refused as a
-  // checkout's door refuses one (review rev108b F4).
-  if (at.agentDir !== undefined && mine.dirs.some((top) => isWithin(real, top)))
-    return namesRefusal(s, real);
+  // checkout's door refuses one (review rev108b F4), in your home's folders as in the agent dir
+  // (review rev109f F7); not in a read-only store, whose optimiser gives every file a second name
+  // under `/nix/store/.links` (review rev109f F6).
+  if (at.agentDir !== undefined && !inReadOnlyStore(real)) return namesRefusal(s, real);
   if (short === undefined) return undefined;
   return privateRefusal(
     `it has ${s.nlink} names (hard links to one file) and your private files could not all be compared with it (${short}), so it may be one`,
@@ -654,7 +665,47 @@ export function yourPrivateRefusal(
  * secrets (they go through sops-nix or agenix to /run), so a layer file of yours leading there is
  * read as yours (lead, fx106a).
  */
-const READ_ONLY_STORES: readonly string[] = ["/nix/store", "/gnu/store"];
+export const READ_ONLY_STORES: string[] = ["/nix/store", "/gnu/store"];
+
+/** Whether `real` lies in a {@link READ_ONLY_STORES} store (tests add a folder of theirs to the list). */
+function inReadOnlyStore(real: string): boolean {
+  return READ_ONLY_STORES.some((store) => isWithin(real, store));
+}
+
+/**
+ * The git folder `real` lies in, known by its contents as git's `is_git_directory` knows one (a
+ * `HEAD` file, `objects/` and `refs/` folders), whatever its name: the nearest of `real`'s
+ * folders, asked up to the first of `tops` it lies in (your home), else up to the root; each
+ * folder's answer kept in `known` (a few stats a folder, once a render).
+ */
+export function gitFolderAbove(
+  real: string,
+  tops: readonly string[],
+  known: Map<string, boolean> = new Map(),
+): string | undefined {
+  const top = tops.find((t) => isWithin(real, t));
+  for (let dir = dirname(real); ; dir = dirname(dir)) {
+    let is = known.get(dir);
+    if (is === undefined) {
+      is =
+        statOrNone(join(dir, "HEAD"))?.isFile() === true &&
+        statOrNone(join(dir, "objects"))?.isDirectory() === true &&
+        statOrNone(join(dir, "refs"))?.isDirectory() === true;
+      known.set(dir, is);
+    }
+    if (is) return dir;
+    if ((top !== undefined && isWithin(top, dir)) || dirname(dir) === dir) return undefined;
+  }
+}
+
+/** A file in a git folder (`gitDir`): never read into a prompt, trusted or not (review rev108b F2). */
+export function gitFolderWords(real: string, gitDir: string): Refusal {
+  return {
+    reason: "private",
+    code: "file-private",
+    message: `it resolves to ${toPosix(real)}, inside the git folder ${toPosix(gitDir)}, which is never read into a prompt (it holds the repository's remotes and their tokens)`,
+  };
+}
 
 /** `topHome`: your home folder when it is the top of the file system, and so not yours ({@link yourHomeFolders}). */
 function linkOutOfYours(named: string, real: string, topHome?: string): Refusal {

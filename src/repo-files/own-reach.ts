@@ -8,6 +8,7 @@ import {
   mirroredRepository,
   stopRefusal,
 } from "./held-links.js";
+import { gitFolderAbove, gitFolderWords } from "./own-private.js";
 import { NO_DEADLINE, type PrivateVerdict } from "./private-paths.js";
 import { findProjectRoot } from "./project-root.js";
 import { checkoutPrivateWords, projectReach, type Reach, type Refusal } from "./reach.js";
@@ -150,17 +151,15 @@ async function isRenderProject(
 /**
  * A file of yours whose real path lies in a checkout's git folder (`.git/config`, with its remote's
  * token): refused, trusted or not; a git folder is never instructions (review rev108b F2). Asked
- * by {@link placeOwnFile} and its synchronous twin.
+ * by {@link placeOwnFile} and its synchronous twin. A git folder by another name below the root
+ * (a bare mirror `vendor/x.git` the checkout ignores) is known by its contents (review rev109f F2).
  */
 export function gitFolderRefusal(real: string, root: string): Refusal | undefined {
   if (!isWithin(real, root)) return undefined;
   const names = relative(root, real).split(sep);
-  if (!names.some((name) => name.toLowerCase() === ".git")) return undefined;
-  return {
-    reason: "private",
-    code: "file-private",
-    message: `it resolves to ${toPosix(real)}, inside the git folder of the checkout ${toPosix(root)}, which is never read into a prompt (it holds the checkout's remotes and their tokens)`,
-  };
+  const at = names.findIndex((name) => name.toLowerCase() === ".git");
+  const gitDir = at >= 0 ? join(root, ...names.slice(0, at + 1)) : gitFolderAbove(real, [root]);
+  return gitDir === undefined ? undefined : gitFolderWords(real, gitDir);
 }
 
 function checkoutPrivateRefusal(reach: Reach, secret: PrivateVerdict): Refusal {
