@@ -572,7 +572,7 @@ export async function namedOutput(
       `${flag}: ${path}: ${who} ${writes}, or ${instead}; not written: a file of another name may be one a program loads as code (a shell's activate, a Makefile.PL, a *.mk), and the prompt holds a repository's text`,
     );
   }
-  const site = await mdxSiteOf(out.path);
+  const site = await mdxSiteOf(out.path, home);
   if (site !== undefined) {
     throw new RefusedError(
       `${flag}: ${escapeInline(path)}: a Markdown file below an MDX site (${escapeInline(site.config)}), which ${site.site} compiles as MDX, as a .mdx file: its import/export lines and {…} expressions run when the site builds, and the prompt holds a repository's text; not written: write the prompt out of the site's folders, or to a .txt file`,
@@ -1426,15 +1426,18 @@ async function outermostProjectRoot(start: string): Promise<string | undefined> 
  * The MDX site ({@link MDX_SITES}) that compiles `write`, a Markdown file ({@link
  * MDX_COMPILED_ENDINGS}), or undefined: a site's config file (any entry by that name: a link
  * counts, the site follows it) in a folder above the target's, the target below one of that
- * site's content folders (compared by {@link nameKey}), looked for up to the folder's outermost
- * project root ({@link outermostProjectRoot}: a repository's top, past a submodule's; with none,
- * {@link MDX_SITE_LEVELS} folders, not above the file system's root), along the path as written
+ * site's content folders (compared by {@link nameKey}), looked for {@link MDX_SITE_LEVELS}
+ * folders up, past any repository's top (a site that is no repository holds a nested clone in its
+ * `docs/` and compiles its Markdown: review rev109f F8), not above `home` (as given and by its real
+ * path) unless still inside the folder's outermost project root ({@link outermostProjectRoot}: a
+ * home kept in git), nor above the file system's root, along the path as written
  * and along the real path of its nearest existing folder (a link of yours into a site's `docs/`).
  * One `lstat` a config name a folder, no file read (review rev107d F3: an untrusted repository's
  * `{…}` text written to `site/docs/x.md` ran when the Docusaurus site built; rev108a F3, F4).
  */
 export async function mdxSiteOf(
   write: string,
+  home?: string,
 ): Promise<{ site: string; config: string } | undefined> {
   const name = nameKey(basename(write));
   if (!MDX_COMPILED_ENDINGS.some((e) => name.length > e.length && name.endsWith(e))) {
@@ -1452,6 +1455,8 @@ export async function mdxSiteOf(
   }
   const real = await realpath(existing).catch(() => undefined);
   const starts = [folder, ...(real === undefined ? [] : [join(real, ...rest)])];
+  const homes =
+    home === undefined ? [] : [resolve(home), await realpath(home).catch(() => resolve(home))];
   for (const start of new Set(starts)) {
     const root = await outermostProjectRoot(start);
     let at = start;
@@ -1467,7 +1472,8 @@ export async function mdxSiteOf(
         }
       }
       const up = dirname(at);
-      if (up === at || (root !== undefined && !isWithin(up, root))) break;
+      const inRoot = root !== undefined && at !== root && isWithin(at, root);
+      if (up === at || (homes.includes(at) && !inRoot)) break;
       at = up;
     }
   }
