@@ -32,6 +32,12 @@ const SLOW = [
   "test/catalogue/hostile-output-named-import.test.ts",
   // fx108g (rev108c F2, rev108a F1): six CLI renders with -o, the first loads the CLI (8 s under load).
   "test/catalogue/hostile-output-import-through-link.test.ts",
+  // fx109f (rev109f F5): five CLI renders with -o, the first loads the CLI (8 s under load).
+  "test/catalogue/hostile-output-import-dangling-link.test.ts",
+  // fx109f (rev109f F4): nine CLI renders with -o, the first loads the CLI (6 s under load).
+  "test/catalogue/hostile-output-moved-gemini-opencode-home.test.ts",
+  // fx109f (rev109f F8): four CLI renders and exports with -o, the first loads the CLI (7 s under load).
+  "test/catalogue/hostile-output-mdx-site-nested-clone.test.ts",
   // fx107d (rev107d F1): a dozen CLI renders, exports and watches with -o (1.4 s idle, the first cold).
   "test/catalogue/hostile-output-missing-folder.test.ts",
   // fx107d (rev107d F2): a dozen CLI renders, exports and a watch with -o (1.5 s idle, the first cold).

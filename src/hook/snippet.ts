@@ -314,9 +314,13 @@ export const IMPORTING_INSTRUCTION_FOLDERS: ReadonlySet<string> = new Set(["clau
  * The agents' folders an environment variable moves, with the global instructions files and
  * folders the agent loads there: Claude Code's `$CLAUDE_CONFIG_DIR` (`CLAUDE.md`, `rules/`: its
  * config folder in place of `~/.claude`), Codex's `$CODEX_HOME` (`AGENTS.md`,
- * `AGENTS.override.md`), opencode's `$XDG_CONFIG_HOME/opencode` (`AGENTS.md`). Followed when the
- * value is absolute or from `~` (as `$SYSPROMPT_AGENT_DIR` is); a relative one is not (review
- * rev107e F3).
+ * `AGENTS.override.md`), opencode's `$XDG_CONFIG_HOME/opencode` (`AGENTS.md`). Gemini CLI's
+ * `$GEMINI_CLI_HOME`, its home folder in place of yours (`.gemini/GEMINI.md`: Gemini CLI 0.61.0's
+ * global memory file is `<$GEMINI_CLI_HOME or ~>/.gemini/GEMINI.md`), and opencode's
+ * `$OPENCODE_CONFIG_DIR`, its config folder in place of `~/.config/opencode` (opencode 1.18.33
+ * loads the global `AGENTS.md` of `$OPENCODE_CONFIG_DIR` when set; review rev109f F4). Followed
+ * when the value is absolute or from `~` (as `$SYSPROMPT_AGENT_DIR` is); a relative one is not
+ * (review rev107e F3).
  */
 export const MOVED_INSTRUCTION_PLACES: readonly {
   variable: string;
@@ -352,6 +356,25 @@ export const MOVED_INSTRUCTION_PLACES: readonly {
     moves: ".config",
     agent: "opencode",
     below: "opencode",
+    files: ["AGENTS.md"],
+    folders: [],
+    prompts: ["prompts"],
+  },
+  {
+    variable: "GEMINI_CLI_HOME",
+    // Gemini CLI's home folder itself: its `.gemini` is below it.
+    moves: "",
+    agent: "gemini-cli",
+    below: ".gemini",
+    files: ["GEMINI.md"],
+    folders: [],
+    prompts: [],
+  },
+  {
+    variable: "OPENCODE_CONFIG_DIR",
+    moves: ".config/opencode",
+    agent: "opencode",
+    below: "",
     files: ["AGENTS.md"],
     folders: [],
     prompts: ["prompts"],

@@ -27,7 +27,11 @@ import { NO_SUCH_FOLDER, UnsafePathError, writeProblem } from "../../_safe-write
 import { escapeInline, hasVisible } from "../../_text.js";
 import type { WatchTarget } from "../../author/watch/watch.js";
 import { claudeCodeImportPaths, findImportTokens } from "../../gather/context/import-tokens.js";
-import { MAX_IMPORT_DEPTH, resolveImport } from "../../gather/context/imports.js";
+import {
+  MAX_IMPORT_DEPTH,
+  MAX_IMPORTS_PER_FILE,
+  resolveImport,
+} from "../../gather/context/imports.js";
 import { NESTED_CONTEXT_NAMES } from "../../gather/context-names.js";
 import {
   AGENT_FOLDERS,
@@ -573,7 +577,7 @@ export async function namedOutput(
       `${flag}: ${path}: ${who} ${writes}, or ${instead}; not written: a file of another name may be one a program loads as code (a shell's activate, a Makefile.PL, a *.mk), and the prompt holds a repository's text`,
     );
   }
-  const site = await mdxSiteOf(out.path);
+  const site = await mdxSiteOf(out.path, home);
   if (site !== undefined) {
     throw new RefusedError(
       `${flag}: ${escapeInline(path)}: a Markdown file below a site that compiles Markdown as code (${escapeInline(site.config)}): ${site.site} ${site.runs} when the site builds, and the prompt holds a repository's text; not written: write the prompt out of the site's folders, or to a .txt file`,
@@ -910,7 +914,7 @@ async function yourInputOf(
   options: SystemPromptOptions,
   prepared: PreparedPrompt,
   write: string,
-  importsNamed: readonly { path: string; what: string }[],
+  importsNamed: readonly NamedImport[],
   passwd: string,
 ): Promise<{ what: string; agent?: string; owner?: string } | undefined> {
   const dirs = yourDirsOf(options, prepared);
@@ -963,32 +967,28 @@ async function yourInputOf(
       return { what: `a file --system-prompt or --append-system-prompt names, ${escapeInline(p)}` };
     }
   }
-  for (const { path, what } of [...yourFilesRead(prepared), ...importsNamed]) {
+  const printed: readonly NamedImport[] = yourFilesRead(prepared);
+  for (const { path, what, real } of [...printed, ...importsNamed]) {
     const at = resolve(path);
-    const keys = [at, await realPathAsItWillBe(at)].map(samePathKey);
+    const keys = [at, real ?? (await realPathAsItWillBe(at))].map(samePathKey);
     if (targets.some((t) => keys.includes(t))) return { what: `${what}, ${escapeInline(path)}` };
   }
   return undefined;
 }
 
 /**
- * The real path `path` will have once it is made: the real path of its nearest existing folder
- * (itself, when it exists), with the names still to be made after it; the path as given when no
- * folder of it resolves. A file of yours not made yet, named through a linked folder, is keyed as
- * the target it will be, which is judged by where its links lead (review rev108c F2: `@~/lnk2/new.md`
- * with `~/lnk2 -> real` was keyed as written, and `-o ~/real/new.md` was written).
+ * The real path `path` will have once it is made, as the kernel will follow it then ({@link
+ * linkLeads}, `leads` shared to share its look-ups): each existing name's link followed, a
+ * dangling link's target (from the link's folder) and the names after it being the names to be
+ * made there; the path as given when it leads nowhere (a loop: no file is made there) or past
+ * the look's budget. A file of yours not made yet, named through a linked folder, is keyed as
+ * the target it will be, which is judged by where its links lead (review rev108c F2:
+ * `@~/lnk2/new.md` with `~/lnk2 -> real` was keyed as written, and `-o ~/real/new.md` was
+ * written; rev109f F5: through a dangling `~/dn -> /elsewhere/notes`, `@~/dn/x.md` was keyed as
+ * `~/dn/x.md`, and `-o /elsewhere/notes/x.md` was written).
  */
-async function realPathAsItWillBe(path: string): Promise<string> {
-  const rest: string[] = [];
-  let at = path;
-  for (;;) {
-    const real = await realpath(at).catch(() => undefined);
-    if (real !== undefined) return join(real, ...rest);
-    const up = dirname(at);
-    if (up === at) return path;
-    rest.unshift(basename(at));
-    at = up;
-  }
+async function realPathAsItWillBe(path: string, leads = linkLeads()): Promise<string> {
+  return (await leads.path(resolve(path))).at ?? path;
 }
 
 /**
@@ -1031,6 +1031,27 @@ const RULES_IMPORT_FILES = 1000;
 const NAMED_IMPORT_BYTES = 4 * 1024 * 1024;
 
 /**
+ * At most this many imports are named in all by the files {@link importsNamedByYours} reads, each
+ * file naming at most the render's own {@link MAX_IMPORTS_PER_FILE} (review rev109f F3).
+ */
+const NAMED_IMPORTS = 4096;
+
+/**
+ * The look at where the paths {@link importsNamedByYours} names lead ({@link linkLeads}) may take
+ * this much work: {@link NAMED_IMPORTS} paths, each read from both folders of its file, a few
+ * dozen names deep.
+ */
+const NAMED_IMPORT_LINKS_BUDGET = NAMED_IMPORTS * 2 * 64;
+
+/** A file your instructions import ({@link importsNamedByYours}), and the real path it leads to. */
+interface NamedImport {
+  path: string;
+  what: string;
+  /** Where it leads ({@link realPathAsItWillBe}); undefined: not looked at yet. */
+  real?: string;
+}
+
+/**
  * Every path named by an import line of your instructions files, by either reading of it: the
  * import reader's own ({@link findImportTokens}) and Claude Code's ({@link claudeCodeImportPaths}:
  * `@a.md#usage` names `a.md`, `@my\ notes/b.md` names `my notes/b.md`; review rev107e F1), a
@@ -1054,7 +1075,7 @@ const NAMED_IMPORT_BYTES = 4 * 1024 * 1024;
 async function importsNamedByYours(
   options: SystemPromptOptions,
   prepared: PreparedPrompt,
-): Promise<{ files: { path: string; what: string }[]; unknown?: string }> {
+): Promise<{ files: NamedImport[]; unknown?: string }> {
   const { home, cwd } = resolveCommonPaths(options);
   const dirs = yourDirsOf(options, prepared);
   const dir = dirs[0] ?? join(home, ".pi", "agent");
@@ -1071,8 +1092,11 @@ async function importsNamedByYours(
   // Your files as the render reads them: one in a checkout through that checkout's door.
   const trusted = prepared.opts?.trusted !== false && options.projectTrusted !== false;
   const own = await ownFilesOf(dir, { home, trusted, cwd });
-  const files: { path: string; what: string }[] = [];
+  const files: NamedImport[] = [];
   const seen = new Set<string>();
+  // One look at where the named paths lead, shared: a folder's links and names looked up once.
+  const leads = linkLeads(NAMED_IMPORT_LINKS_BUDGET, true);
+  let named = 0;
   let queue = [
     ...starts.map((path) => ({ path: resolve(path), depth: 0, rule: false })),
     ...rules.files.map((path) => ({ path: resolve(path), depth: 0, rule: true })),
@@ -1119,20 +1143,43 @@ async function importsNamedByYours(
             : `more than ${NAMED_IMPORT_FILES} of your instructions files, or files they import, name an import`,
         };
       }
-      const tokens = new Set([
-        ...findImportTokens(text.text).map((t) => t.path),
-        ...claudeCodeImportPaths(text.text),
-      ]);
+      const ours = findImportTokens(text.text).map((t) => t.path);
+      const claude = claudeCodeImportPaths(text.text);
+      const tokens = new Set([...ours, ...claude]);
       if (tokens.size === 0) continue;
+      // Each file at most the render's own limit of imports, all at most NAMED_IMPORTS: every
+      // import costs a read and a look at where it leads (review rev109f F3: 15 files of 250 KB
+      // of `@x` tokens, 40 s of CPU for one -o).
+      if (Math.max(new Set(ours).size, new Set(claude).size) > MAX_IMPORTS_PER_FILE) {
+        return {
+          files,
+          unknown: `${escapeInline(path)}, a file of yours, names more than ${MAX_IMPORTS_PER_FILE} imports`,
+        };
+      }
+      named += tokens.size;
+      if (named > NAMED_IMPORTS) {
+        return {
+          files,
+          unknown: `your instructions files name more than ${NAMED_IMPORTS} imports in all`,
+        };
+      }
       const real = await realpath(path).catch(() => path);
       for (const token of tokens) {
         for (const from of new Set([dirname(path), dirname(real)])) {
-          const named = resolveImport(token, from, home);
+          const at = resolveImport(token, from, home);
+          const led = await leads.path(resolve(at));
+          if (led.at === undefined || led.over) {
+            return {
+              files,
+              unknown: `${escapeInline(at)}, a file an instructions file of yours imports, ${led.over ? `is one of more paths than this check follows the links of (${NAMED_IMPORT_LINKS_BUDGET} names looked up)` : "leads through a loop of links"}`,
+            };
+          }
           files.push({
-            path: named,
+            path: at,
             what: `a file an instructions file of yours imports (${escapeInline(path)})`,
+            real: led.at,
           });
-          if (depth + 1 < MAX_IMPORT_DEPTH) next.push({ path: named, depth: depth + 1, rule });
+          if (depth + 1 < MAX_IMPORT_DEPTH) next.push({ path: at, depth: depth + 1, rule });
         }
       }
     }
@@ -1492,9 +1539,11 @@ async function outermostProjectRoot(start: string): Promise<string | undefined> 
  * The MDX site ({@link MDX_SITES}) that compiles `write`, a Markdown file ({@link
  * MDX_COMPILED_ENDINGS}), or undefined: a site's config file (any entry by that name: a link
  * counts, the site follows it) in a folder above the target's, the target below one of that
- * site's content folders (compared by {@link nameKey}), looked for up to the folder's outermost
- * project root ({@link outermostProjectRoot}: a repository's top, past a submodule's; with none,
- * {@link MDX_SITE_LEVELS} folders, not above the file system's root), along the path as written
+ * site's content folders (compared by {@link nameKey}), looked for {@link MDX_SITE_LEVELS}
+ * folders up, past any repository's top (a site that is no repository holds a nested clone in its
+ * `docs/` and compiles its Markdown: review rev109f F8), not above `home` (as given and by its real
+ * path) unless still inside the folder's outermost project root ({@link outermostProjectRoot}: a
+ * home kept in git), nor above the file system's root, along the path as written
  * and along the real path of its nearest existing folder (a link of yours into a site's `docs/`).
  * One `lstat` a config name a folder, a file read only where its text marks the site ({@link
  * marksSite}: a `conf.py`) (review rev107d F3: an untrusted repository's
@@ -1502,6 +1551,7 @@ async function outermostProjectRoot(start: string): Promise<string | undefined> 
  */
 export async function mdxSiteOf(
   write: string,
+  home?: string,
 ): Promise<{ site: string; config: string; runs: string } | undefined> {
   const name = nameKey(basename(write));
   if (!MDX_COMPILED_ENDINGS.some((e) => name.length > e.length && name.endsWith(e))) {
@@ -1519,6 +1569,8 @@ export async function mdxSiteOf(
   }
   const real = await realpath(existing).catch(() => undefined);
   const starts = [folder, ...(real === undefined ? [] : [join(real, ...rest)])];
+  const homes =
+    home === undefined ? [] : [resolve(home), await realpath(home).catch(() => resolve(home))];
   for (const start of new Set(starts)) {
     const root = await outermostProjectRoot(start);
     let at = start;
@@ -1532,7 +1584,8 @@ export async function mdxSiteOf(
         }
       }
       const up = dirname(at);
-      if (up === at || (root !== undefined && !isWithin(up, root))) break;
+      const inRoot = root !== undefined && at !== root && isWithin(at, root);
+      if (up === at || (homes.includes(at) && !inRoot)) break;
       at = up;
     }
   }
@@ -2003,16 +2056,29 @@ const OVER = Symbol("over");
  * missing name and the rest of the path taken as names to be made there (a
  * dangling `~/.x -> dotfiles/x` leads to `~/dotfiles/x`: review rev55b F2); a
  * loop (more than {@link MAX_LINKS} links) leads nowhere (undefined). One
- * call at a time, all charged to one {@link HOME_LINKS_BUDGET} (review rev55b
+ * call at a time, all charged to one `budget`, {@link HOME_LINKS_BUDGET} unless given (review rev55b
  * F3); `over`: the budget ran out, and the answer is the path as written.
+ * With `memo`, what each name of a real folder is (a link, missing, another
+ * entry) is looked up once for all calls: many paths below one folder cost its
+ * names once (review rev109f F3: thousands of imports' paths, one `realpath` per
+ * folder each). Without, each look is charged, as the look at your home's links
+ * wants (its budget stops a clone's links into one deep chain: rev56b F3).
  */
-function linkLeads() {
-  let left = HOME_LINKS_BUDGET;
+function linkLeads(budget = HOME_LINKS_BUDGET, memo = false) {
+  let left = budget;
   const charge = (path: string) => {
     left -= path.split(sep).length;
     if (left < 0) throw OVER;
   };
   const led = new Map<string, { real: string | undefined; links: number }>();
+  const kinds = new Map<string, Awaited<ReturnType<typeof lstatKindOrMissing>> | undefined>();
+  const kindOf = async (path: string) => {
+    if (memo && kinds.has(path)) return kinds.get(path);
+    charge(path);
+    const kind = await lstatKindOrMissing(path).catch(() => undefined);
+    if (memo) kinds.set(path, kind);
+    return kind;
+  };
   const names = (target: string) => target.split(sep === "\\" ? /[\\/]/ : "/");
   const follow = async (
     from: string,
@@ -2029,8 +2095,7 @@ function linkLeads() {
         continue;
       }
       const next = join(current, name);
-      charge(next);
-      const kind = await lstatKindOrMissing(next).catch(() => undefined);
+      const kind = await kindOf(next);
       if (kind === undefined) return resolve(current, ...parts.slice(i));
       if (kind !== "link") {
         current = next;
