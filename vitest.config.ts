@@ -58,6 +58,10 @@ const SLOW = [
   "test/catalogue/hostile-tag-affixed-number-version.test.ts",
   // fx107j (rev107c F1): trusted and untrusted renders of camelCase tags.
   "test/catalogue/hostile-tag-camelcase-affixed.test.ts",
+  // fx109g (rev109e F1, rev109c F1, F3): trusted and untrusted renders and hook calls (1.5 s, the first cold).
+  "test/catalogue/hostile-tag-several-words-glued.test.ts",
+  "test/catalogue/hostile-tag-several-words-part-number.test.ts",
+  "test/catalogue/hostile-touch-element-singular.test.ts",
   // fx105d (rev104a F1): three untrusted renders with the tree, a worktree made by git (2.2 s idle).
   "test/catalogue/hostile-excludesfile-named-import.test.ts",
   // fx105d (rev104a F2): two untrusted renders of a kit agent dir (2.6 s idle, the first cold).

@@ -21,13 +21,11 @@ export const BUILTIN_ELEMENTS: readonly string[] = [
   "location",
   "name",
   "project_rules",
-  "repository_instructions",
   "rule",
   "rules",
   "skill",
   "skills",
   "tools",
-  "user_instructions",
   "workspace_roots",
   "workspace_tree",
 ];

@@ -1246,6 +1246,9 @@ function joinedKeys(names: ReadonlySet<string>): {
       if (family !== undefined) families.add(family);
     }
     const numbered = numberedKeys(keys);
+    for (const name of names)
+      if (SEPARATORS.test(name.slice(1, -1)))
+        for (const key of partNumbers(name)) numbered.add(key);
     const lengths = new Set([...nameKeys(names), ...numbered].map((key) => key.length));
     made = { keys, numbered, longest, lengths, families };
     JOINED_KEYS.set(names, made);
@@ -1260,10 +1263,10 @@ function joinedKeys(names: ReadonlySet<string>): {
 function hasName(keys: NameKeys, name: string): boolean {
   const key = nameKey(name);
   if (key !== "" && (keys.has(key) || numbered(keys, key))) return true;
-  const bare = versionless(name);
+  const bare = versionsOut(name);
   if (bare !== undefined && severalWordsNamed(keys, bare)) return true;
-  if (!hasParts(name)) return false;
-  if (keys.families.size > 0 && ofFamily(keys.families, name)) return true;
+  // A name of one part too: letters glued on a name of several words (`mysystemreminder`).
+  if (hasParts(name) && keys.families.size > 0 && ofFamily(keys.families, name)) return true;
   return prefixedName(keys, name) || suffixedName(keys, name);
 }
 
@@ -1294,6 +1297,49 @@ export function versionless(name: string): string | undefined {
     at = digitsBefore(name, at - 1);
   if (at > 0 && (name.charAt(at - 1) === "v" || name.charAt(at - 1) === "V")) at--;
   return at === 0 ? undefined : name.slice(0, at);
+}
+
+/**
+ * `name` less every version in it, glued on a part or a part of its own (a
+ * `2`, `v2`, `V2`, `1.2`, at its end or before another part:
+ * `user2_instructions`, `user_2_instructions`, `user-v2-instructions`,
+ * `user_instructions2`), when it has one and something is left; undefined
+ * when not. A `v` just before the digits goes with them. Read as
+ * {@link versionless} is: another reading of the name as written, for a
+ * name of several words only ({@link hasName}, {@link versionedName}), so a
+ * digit read as a letter (`us3r`) is still read so in the name itself
+ * (review rev109c F1: before, only a version at the end was left off, and
+ * `<user2_instructions>` printed raw while held as a section's tag). Linear,
+ * no pattern.
+ */
+export function versionsOut(name: string): string | undefined {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < name.length; ) {
+    if (!isDigitCode(name.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let start = i;
+    if (start > from && (name.charAt(start - 1) === "v" || name.charAt(start - 1) === "V")) start--;
+    let end = i;
+    for (;;) {
+      while (end < name.length && isDigitCode(name.charCodeAt(end))) end++;
+      if (
+        end + 1 < name.length &&
+        VERSION_JOINERS.includes(name.charAt(end)) &&
+        isDigitCode(name.charCodeAt(end + 1))
+      )
+        end++;
+      else break;
+    }
+    out += name.slice(from, start);
+    from = end;
+    i = end;
+  }
+  if (from === 0) return undefined;
+  out += name.slice(from);
+  return out.replace(SEPARATOR_RUNS, "") === "" ? undefined : out;
 }
 
 /** What joins a version's numbers ({@link versionless}): `1.2`, `1-2`, `1_2`. */
@@ -1389,7 +1435,6 @@ export function nameParts(name: string): string[] {
 function severalWordsNamed(keys: NameKeys, bare: string): boolean {
   const key = nameKey(bare);
   if (key !== "" && (keys.joined(key) || numbered(keys, key))) return true;
-  if (!hasParts(bare)) return false;
   const joinedOnly: NameKeys = {
     has: (k) => keys.joined(k),
     joined: (k) => keys.joined(k),
@@ -1417,7 +1462,7 @@ export function textHeldName(name: string, names: ReadonlySet<string>): boolean 
  * `UserInstructionsV2`), as a text's tag of it is held ({@link hasName}).
  */
 export function versionedName(name: string, names: ReadonlySet<string>): boolean {
-  const bare = versionless(name);
+  const bare = versionsOut(name);
   return bare !== undefined && severalWordsNamed(namesKeys(names), bare);
 }
 
@@ -1463,6 +1508,63 @@ export function numberedKeys(keys: Iterable<string>): Set<string> {
   }
   held.delete("");
   return held;
+}
+
+/**
+ * The keys of a name of several words with one part before its last in
+ * another number, each with its last part in the singular or plural
+ * ({@link numberedKeys}): a part with or without a final `s` (once or twice:
+ * `users`, `userss`), `es` after `s`, `x`, `z`, `ch`, `sh` (`switches`), and
+ * `ies` for a final `y` after a consonant (`repositories`), or less them. So
+ * `<users_instructions>`, `<UsersInstructions>`, `<usersinstructions>`,
+ * `<systems-reminder>`, `<repositories_instructions>` read as the name, as
+ * `<user_instruction>` does (review rev109c F1: before, only the last part's
+ * number was read). One part at a time, so a name of many parts has keys
+ * linear in its parts; its key with no part changed is {@link numberedKeys}'.
+ */
+function partNumbers(name: string): string[] {
+  const parts = nameParts(name.toLowerCase());
+  const last = parts.length - 1;
+  if (last < 1) return [];
+  const lasts = partForms(parts[last] ?? "");
+  const keys: string[] = [];
+  for (let i = 0; i < last; i++) {
+    const before = parts.slice(0, i).join("");
+    const after = parts.slice(i + 1, last).join("");
+    for (const form of otherForms(parts[i] ?? "")) {
+      const head = before + form + after;
+      for (const end of lasts) keys.push(asciiSkeleton(head + end));
+    }
+  }
+  return keys;
+}
+
+/** {@link partForms} of each of a part's forms, less the part: kept, parts repeat across names. */
+function otherForms(part: string): readonly string[] {
+  let forms = OTHER_FORMS.get(part);
+  if (forms === undefined) {
+    const all = new Set<string>();
+    for (const form of partForms(part)) for (const again of partForms(form)) all.add(again);
+    all.delete(part);
+    forms = [...all];
+    if (OTHER_FORMS.size < MAX_KEYS) OTHER_FORMS.set(part, forms);
+  }
+  return forms;
+}
+const OTHER_FORMS = new Map<string, readonly string[]>();
+
+/** A part of a name (lower-case) in the singular and plural ({@link numberedKeys}, and `y`/`ies`). */
+function partForms(part: string): Set<string> {
+  const forms = numberedKeys([part]);
+  if (/[^aeiou]y$/.test(part)) forms.add(`${part.slice(0, -1)}ies`);
+  if (/[^aeiou]ies$/.test(part)) forms.add(`${part.slice(0, -3)}y`);
+  return forms;
+}
+
+/** {@link nameKey} not kept: for the many keys made once per set (variants, tails), not a text's names. */
+function freshKey(name: string): string {
+  const lower = name.toLowerCase();
+  return asciiSkeleton(SEPARATORS.test(lower) ? lower.replace(SEPARATOR_RUNS, "") : lower);
 }
 
 /** A key that takes `es` for its plural, and one that ends so. */
@@ -1566,6 +1668,8 @@ function suffixedName(keys: NameKeys, name: string): boolean {
       // Parts met with no separator (`UserInstructionsOverride`, `UserInstructions2Final`).
       if (partsMeetAt(name, i) && headNamed(keys, name.slice(0, i), nameKey(name.slice(0, i))))
         return true;
+      // Letters glued on with no joint (`system-reminderx`): a head of several words at any letter.
+      if (gluedAt(name, i) && gluedPart(keys, freshKey(name.slice(0, i)))) return true;
       letters++;
       i++;
       continue;
@@ -1606,11 +1710,9 @@ function prefixedName(keys: NameKeys, name: string): boolean {
   let letters = 0;
   for (let i = name.length - 1; i >= 0 && letters <= bound; ) {
     if (!SEPARATORS.test(name.charAt(i))) {
-      // Parts met with no separator (`MyUserInstructions`): a tail after a `-`, `_` or `.`.
-      if (partsMeetAt(name, i)) {
-        const key = nameKey(name.slice(i));
-        if (key !== "" && partNamed(keys, key, false)) return true;
-      }
+      // Parts met with no separator (`MyUserInstructions`), or letters glued on with no joint
+      // (`xuser_instructions`): a tail of several words at any letter, as after a `-`, `_` or `.`.
+      if (gluedAt(name, i) && gluedPart(keys, freshKey(name.slice(i)))) return true;
       letters++;
       i--;
       continue;
@@ -1652,6 +1754,26 @@ function mayBeKey(keys: NameKeys, key: string): boolean {
  */
 function partNamed(keys: NameKeys, key: string, colon: boolean): boolean {
   return (colon ? keys.has(key) : keys.joined(key)) || numbered(keys, key);
+}
+
+/**
+ * Whether a head or tail of a name read at any letter, not only where its
+ * parts meet ({@link prefixedName}, {@link suffixedName}), keyed as `key`,
+ * is one of the names of several words, singular or plural
+ * ({@link numbered}): `<xuser_instructions>`, `<mysystemreminder>`,
+ * `<MYUSERINSTRUCTIONS>`, `<system-reminderx>`, `<user_instructionsfinal>`
+ * read as the name with letters glued on, as `<x-user_instructions>` and
+ * `<xUser_instructions>` are (review rev109e F1: before, each printed raw).
+ * A name of one word glued to others is another name (`<myrules>`,
+ * `<MyUsers>`, `<UserCard>`).
+ */
+function gluedPart(keys: NameKeys, key: string): boolean {
+  return key !== "" && numbered(keys, key);
+}
+
+/** Whether the letter at `i` of `name` is glued on the one before it: no separator between (one there is read as a joint). */
+function gluedAt(name: string, i: number): boolean {
+  return i > 0 && !isSeparatorCode(name.charCodeAt(i - 1));
 }
 
 /**
@@ -1724,8 +1846,9 @@ function prefixedAscii(keys: NameKeys, name: string): boolean {
       key = made;
       next = c;
       letters++;
-      // Parts met with no separator (`MyUserInstructions`): a tail after a `-`, `_` or `.`.
-      if (partsMeetAt(name, i) && mayBeKey(keys, key) && partNamed(keys, key, false)) return true;
+      // Parts met with no separator (`MyUserInstructions`), or letters glued on with no joint
+      // (`xuser_instructions`): a tail of several words at any letter, as after a `-`, `_` or `.`.
+      if (gluedAt(name, i) && mayBeKey(keys, key) && gluedPart(keys, key)) return true;
       i--;
       continue;
     }
@@ -1762,6 +1885,8 @@ function suffixedAscii(keys: NameKeys, name: string): boolean {
       const key = read + held;
       // Parts met with no separator (`UserInstructionsOverride`, `UserInstructions2Final`).
       if (partsMeetAt(name, i) && asciiHeadNamed(keys, name, i, key, bare)) return true;
+      // Letters glued on with no joint (`system-reminderx`): a head of several words at any letter.
+      if (gluedAt(name, i) && mayBeKey(keys, key) && gluedPart(keys, key)) return true;
       const last = i > 0 ? name.charCodeAt(i - 1) : 0;
       if (isDigitCode(code) && !isDigitCode(last))
         bare = last === 0x76 || last === 0x56 ? beforeLast : key;
@@ -4510,6 +4635,28 @@ export const TOUCH_ELEMENT = "instructions";
 export const REPOSITORY_APPEND = "repository_append";
 
 /**
+ * The prompt's own elements of a text it prints outside its sections
+ * ({@link TOUCH_ELEMENT}, {@link REPOSITORY_APPEND}) and those of your
+ * `AGENTS.md` and the repository's (`user_instructions`,
+ * `repository_instructions`), each with its twin a reader takes for it: the
+ * singular `instruction` of `instructions` (held both ways, as Codex's
+ * `permissions`: review rev109c F3, where a nested `AGENTS.md` given on touch
+ * wrote `<instruction path="~/.pi/agent/rules/mine.md">` raw), and the other
+ * owner's `user_append` of `repository_append` (review rev109c F1, where it
+ * lived as a trusted section's tag). In every set of names a text is escaped
+ * against ({@link wrapperNames}, {@link repositoryNames}) and so reserved as a
+ * section's tag.
+ */
+export const TEXT_ELEMENTS: readonly string[] = [
+  TOUCH_ELEMENT,
+  "instruction",
+  REPOSITORY_APPEND,
+  "user_append",
+  "user_instructions",
+  "repository_instructions",
+];
+
+/**
  * The roles of a chat and the turns of a tool call, as the model APIs and
  * chat formats name them: `system`, `developer` (OpenAI's instructions role),
  * `user`, `human`, `assistant`, `ai`, `bot`, `model` (Gemini's),
@@ -5008,7 +5155,7 @@ export function wrapperNames(
   room?: { max: number; units?: number; cut?: number; work?: boolean },
   seen?: { fromData?: boolean },
 ): Set<string> {
-  const names = new Set<string>([TOUCH_ELEMENT, REPOSITORY_APPEND, ...HOST_ELEMENTS]);
+  const names = new Set<string>([...TEXT_ELEMENTS, ...HOST_ELEMENTS]);
   if (substitutes) names.add(AGENT_VARIABLES);
   const max = room?.max ?? Number.POSITIVE_INFINITY;
   const work: FoldWork | undefined = room && {
@@ -5089,8 +5236,7 @@ export function withElementNames(
  */
 export function repositoryNames(names: Iterable<string> = []): Set<string> {
   return new Set([
-    TOUCH_ELEMENT,
-    REPOSITORY_APPEND,
+    ...TEXT_ELEMENTS,
     ...BUILTIN_ELEMENTS,
     ...HOST_ELEMENTS,
     ...names,

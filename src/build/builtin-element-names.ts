@@ -1,4 +1,4 @@
-import { HOST_ELEMENTS, REPOSITORY_APPEND, TOUCH_ELEMENT, wrapperNames } from "../_prompt-text.js";
+import { HOST_ELEMENTS, TEXT_ELEMENTS, wrapperNames } from "../_prompt-text.js";
 import { builtinPromptsDir } from "../locate/layers.js";
 import { loadLayer } from "../locate/load-layer.js";
 
@@ -8,13 +8,13 @@ import { loadLayer } from "../locate/load-layer.js";
  * included), read as a session reads the builtin layer's
  * (`layerElementNames`, src/session/touch.ts: {@link wrapperNames} over its
  * sections and partials), sorted, less the names {@link wrapperNames} and
- * `repositoryNames` add to every set (the hosts', the touch and append elements). src/_builtin-element-names.ts holds them,
+ * `repositoryNames` add to every set (the hosts', `TEXT_ELEMENTS`). src/_builtin-element-names.ts holds them,
  * written from this by `node dist/src/build/write-builtin-element-names.js`;
  * test/misc/builtin-element-names.test.ts checks that it is current.
  */
 export async function builtinElementNames(dir: string = builtinPromptsDir()): Promise<string[]> {
   const layer = await loadLayer(dir, "builtin", { customFiles: false });
-  const always = new Set([TOUCH_ELEMENT, REPOSITORY_APPEND, ...HOST_ELEMENTS]);
+  const always = new Set([...TEXT_ELEMENTS, ...HOST_ELEMENTS]);
   const names = wrapperNames(layer.sections, false, Object.values(layer.partials));
   return [...names].filter((n) => !always.has(n)).sort();
 }

@@ -17,7 +17,7 @@ import {
   severalWordsKeys,
   textHeldName,
   versionedName,
-  versionless,
+  versionsOut,
   withElementNames,
   withoutOwnerMark,
 } from "../_prompt-text.js";
@@ -105,9 +105,13 @@ function nearReserved(tag: string, reserved: ReadonlySet<string>, budget?: TagBu
   const near = heldRun(parts, root, budget);
   if (near !== false) return near;
   // Each part less a version glued on (`user_instructions2_x`, `bash-input2-log`: review rev107f
-  // F3), read again when one has one.
-  const bare = parts.map((part) => versionless(part) ?? part);
-  return bare.some((part, i) => part !== parts[i]) ? heldRun(bare, root, budget) : false;
+  // F3), and a part that is a version left out (`my_user_2_instructions`, `x_user-v2-instructions`:
+  // review rev109c F1), read again when one has one.
+  const bare = parts.flatMap((part) =>
+    VERSION_PART.test(part) ? [] : [versionsOut(part) ?? part],
+  );
+  const same = bare.length === parts.length && bare.every((part, i) => part === parts[i]);
+  return same ? false : heldRun(bare, root, budget);
 }
 
 /**
@@ -137,6 +141,9 @@ function heldRun(parts: readonly string[], root: TrieNode, budget?: TagBudget): 
   }
   return false;
 }
+
+/** A part of a section's tag (lower-cased) that is a version: `2`, `v2`. */
+const VERSION_PART = /^v?[0-9]+$/;
 
 /** How near a section's tag is to a reserved name ({@link nearReserved}): not; near one; longer than {@link MAX_TAG_LENGTH}; not read, the budget spent. */
 type Nearness = false | "near" | "long" | "unread";
@@ -180,7 +187,8 @@ const QUALIFIER = /[.:]+/;
 function heldKeys(reserved: ReadonlySet<string>): ReadonlySet<string> {
   let keys = HELD_KEYS.get(reserved);
   if (keys === undefined) {
-    keys = numberedKeys(nameKeys(reserved));
+    // With a part before the last in another number (`users_instructions`: review rev109c F1).
+    keys = new Set([...numberedKeys(nameKeys(reserved)), ...severalWordsKeys(reserved)]);
     HELD_KEYS.set(reserved, keys);
   }
   return keys;
