@@ -78,7 +78,7 @@ describe("the clock (now / --now)", () => {
     expect(() => parseNow(new Date("nope"))).toThrow(
       new SyspromptError(
         "bad-option",
-        "now: Invalid Date is not a time; pass a Date, epoch milliseconds or an ISO 8601 string",
+        "now: an invalid date is not a time; pass a Date, epoch milliseconds or an ISO 8601 string",
       ),
     );
   });

@@ -27,7 +27,7 @@ describe("the hub, render-system-prompt.ts", () => {
 
   it("preparePrompt is prepare under one look at your private places", () => {
     expect(source).toContain(
-      "return withPrivateLook(() => prepare(given, runner, givenBy, stop));",
+      "return withPrivateLook(() => prepare(given, runner, givenBy, stop), given.env ?? process.env);",
     );
   });
 
