@@ -547,10 +547,15 @@ export function movedFoldersSaid(
     const to =
       at === undefined
         ? `$${variable}/${below === "" ? "" : `${below}/`}`
-        : `${join(at, below).replace(/\/+$/, "")}/`;
+        : folderSaid(join(at, below));
     said = said.replaceAll(from, escapeInline(to));
   }
   return said;
+}
+
+/** `path` (normalised by `join`: at most one `/` at its end) with one `/` at its end. */
+function folderSaid(path: string): string {
+  return path.endsWith("/") ? path : `${path}/`;
 }
 
 /** A prompt folder of yours or another user's ({@link promptFoldersOfYours}). */
