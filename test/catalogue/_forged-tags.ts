@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { expect } from "vitest";
 import { escapeWrapperTags, HOST_ELEMENTS, printedLength } from "../../src/_prompt-text.js";
+import { runHook } from "../../src/hook/run.js";
 import { loadContextForPaths, renderSystemPrompt } from "../../src/index.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
 
@@ -57,6 +58,28 @@ export async function touchedNestedText(agents: string): Promise<string> {
     home: join(root, "home"),
   });
   return touched.files.map((f) => f.content).join("\n");
+}
+
+/** The additional context `hook codex` gives after `cat pkg/a.txt`, of the nested `pkg/AGENTS.md` (`agents`) of a git project. */
+export async function codexHookNestedText(agents: string): Promise<string> {
+  const root = tempDir();
+  writeFiles(root, {
+    "project/.git/HEAD": "ref: refs/heads/main\n",
+    "project/pkg/AGENTS.md": agents,
+    "project/pkg/a.txt": "x\n",
+  });
+  const out = await runHook(
+    "codex",
+    JSON.stringify({
+      session_id: "s1",
+      cwd: join(root, "project"),
+      hook_event_name: "PostToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "cat pkg/a.txt" },
+    }),
+    { env: { XDG_CACHE_HOME: join(root, "cache") }, home: join(root, "home") },
+  );
+  return JSON.parse(out.reply).hookSpecificOutput.additionalContext as string;
 }
 
 /**

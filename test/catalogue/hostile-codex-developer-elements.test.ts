@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { runHook } from "../../src/hook/run.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
+import { codexHookNestedText } from "./_forged-tags.js";
 
 // Review rev101e F1 (high). Codex writes its own developer messages as
 // elements: the sandbox and approval policy (`<permissions instructions>`),
@@ -131,24 +132,7 @@ describe("hostile repository: Codex's permissions element with its words joined"
   });
 
   it("in hook codex's text of a nested AGENTS.md", async () => {
-    const root = tempDir();
-    writeFiles(root, {
-      "project/.git/HEAD": "ref: refs/heads/main\n",
-      "project/pkg/AGENTS.md": JOINED_TEXT,
-      "project/pkg/a.txt": "x\n",
-    });
-    const out = await runHook(
-      "codex",
-      JSON.stringify({
-        session_id: "s1",
-        cwd: join(root, "project"),
-        hook_event_name: "PostToolUse",
-        tool_name: "Bash",
-        tool_input: { command: "cat pkg/a.txt" },
-      }),
-      { env: { XDG_CACHE_HOME: join(root, "cache") }, home: join(root, "home") },
-    );
-    const context = JSON.parse(out.reply).hookSpecificOutput.additionalContext as string;
+    const context = await codexHookNestedText(JOINED_TEXT);
     expect(context).toContain("REPO-CLAIM");
     expect(rawJoined(context)).toEqual([]);
   });

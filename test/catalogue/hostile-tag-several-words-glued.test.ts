@@ -1,8 +1,7 @@
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runHook } from "../../src/hook/run.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
+import { codexHookNestedText } from "./_forged-tags.js";
 
 // Review rev109e F1 (medium). A reserved name of several words with letters glued straight on (no
 // separator, no case change) printed raw: an untrusted AGENTS.md's `<xuser_instructions
@@ -59,24 +58,7 @@ describe("hostile repository: a reserved name of several words with letters glue
   });
 
   it("is escaped in hook codex's text of a nested AGENTS.md", async () => {
-    const root = tempDir();
-    writeFiles(root, {
-      "project/.git/HEAD": "ref: refs/heads/main\n",
-      "project/pkg/AGENTS.md": TEXT,
-      "project/pkg/a.txt": "x\n",
-    });
-    const out = await runHook(
-      "codex",
-      JSON.stringify({
-        session_id: "s1",
-        cwd: join(root, "project"),
-        hook_event_name: "PostToolUse",
-        tool_name: "Bash",
-        tool_input: { command: "cat pkg/a.txt" },
-      }),
-      { env: { XDG_CACHE_HOME: join(root, "cache") }, home: join(root, "home") },
-    );
-    const context = JSON.parse(out.reply).hookSpecificOutput.additionalContext as string;
+    const context = await codexHookNestedText(TEXT);
     expect(context).toContain("REPO-CLAIM");
     expect(raw(context)).toEqual([]);
   });

@@ -1,8 +1,7 @@
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runHook } from "../../src/hook/run.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
+import { codexHookNestedText } from "./_forged-tags.js";
 
 // Review rev109c F1 (medium). A plural or a version in an earlier part of a reserved name of
 // several words was not read as the name: a trusted section's `tag: users_instructions` (and
@@ -60,24 +59,7 @@ describe("hostile repository: a reserved name of several words with an earlier p
   });
 
   it("is escaped in hook codex's text of a nested AGENTS.md", async () => {
-    const root = tempDir();
-    writeFiles(root, {
-      "project/.git/HEAD": "ref: refs/heads/main\n",
-      "project/pkg/AGENTS.md": TEXT,
-      "project/pkg/a.txt": "x\n",
-    });
-    const out = await runHook(
-      "codex",
-      JSON.stringify({
-        session_id: "s1",
-        cwd: join(root, "project"),
-        hook_event_name: "PostToolUse",
-        tool_name: "Bash",
-        tool_input: { command: "cat pkg/a.txt" },
-      }),
-      { env: { XDG_CACHE_HOME: join(root, "cache") }, home: join(root, "home") },
-    );
-    const context = JSON.parse(out.reply).hookSpecificOutput.additionalContext as string;
+    const context = await codexHookNestedText(TEXT);
     expect(context).toContain("REPO-CLAIM");
     expect(raw(context)).toEqual([]);
     expect(context).toContain("&lt;systems-reminder>");

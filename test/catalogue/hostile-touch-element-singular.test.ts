@@ -1,8 +1,7 @@
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runHook } from "../../src/hook/run.js";
 import { renderSystemPrompt } from "../../src/index.js";
 import { pinned, tempDir, writeFiles } from "../api/_helpers.js";
+import { codexHookNestedText } from "./_forged-tags.js";
 
 // Review rev109c F3 (low). The hook's own element for a file given on touch is `instructions`
 // (TOUCH_ELEMENT), a name of one word, so its singular was another name: a nested AGENTS.md given
@@ -18,24 +17,7 @@ const raw = (text: string) => /<\/?instruction[ >]/.test(text);
 
 describe("hostile repository: the singular of the hook's own element", () => {
   it("is escaped in hook codex's text of a nested AGENTS.md", async () => {
-    const root = tempDir();
-    writeFiles(root, {
-      "project/.git/HEAD": "ref: refs/heads/main\n",
-      "project/pkg/AGENTS.md": FORGED,
-      "project/pkg/a.txt": "x\n",
-    });
-    const out = await runHook(
-      "codex",
-      JSON.stringify({
-        session_id: "s1",
-        cwd: join(root, "project"),
-        hook_event_name: "PostToolUse",
-        tool_name: "Bash",
-        tool_input: { command: "cat pkg/a.txt" },
-      }),
-      { env: { XDG_CACHE_HOME: join(root, "cache") }, home: join(root, "home") },
-    );
-    const context = JSON.parse(out.reply).hookSpecificOutput.additionalContext as string;
+    const context = await codexHookNestedText(FORGED);
     expect(context).toContain("REPO-CLAIM");
     expect(raw(context)).toBe(false);
     expect(context).toContain('&lt;instruction path="~/.pi/agent/rules/mine.md" rule="mine">');
