@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { backslashesMarked } from "../../src/_text.js";
 import {
   formatSkillsForPrompt,
   loadSkills,
@@ -146,9 +147,11 @@ test("formatted values round-trip through XML unescaping", () => {
         return match?.[1] ?? "";
       };
       expect(inner("name")).not.toMatch(/[<>"']/);
-      expect(unescapeXml(inner("name"))).toBe(name);
+      // A name and a path are one-line texts: a literal `\u` in them is marked (`\u005cu`), as
+      // every name in the prompt is (backslashesMarked); a description is kept as written.
+      expect(unescapeXml(inner("name"))).toBe(backslashesMarked(name));
       expect(unescapeXml(inner("description"))).toBe(description);
-      expect(unescapeXml(inner("location"))).toBe(`/${dir}/SKILL.md`);
+      expect(unescapeXml(inner("location"))).toBe(backslashesMarked(`/${dir}/SKILL.md`));
     }),
   );
 });
